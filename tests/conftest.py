@@ -1,0 +1,38 @@
+"""Fixtures shared by the whole suite.
+
+Real data is read from ``../shared/data/`` beside the repository (present on every developer
+machine and in CI; ``PAPERKG_SHARED_DATA`` overrides the location). A missing folder is a
+failure, not a skip: tests that silently skip prove nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _shared_data() -> Path:
+    env = os.environ.get("PAPERKG_SHARED_DATA")
+    return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    path = _shared_data()
+    if not (path / "seeds").is_dir():
+        pytest.fail(f"shared data not found at {path} (set PAPERKG_SHARED_DATA)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def seeds_dir(shared_data: Path) -> Path:
+    return shared_data / "seeds"
+
+
+@pytest.fixture(scope="session")
+def demo_dir() -> Path:
+    return REPO / "kg" / "data" / "demo"
