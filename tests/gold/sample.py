@@ -1,0 +1,61 @@
+"""Choose the abstracts of the extraction gold set, reproducibly.
+
+Run ``python tests/gold/sample.py`` (optionally ``--data DIR``, default ``../shared/data``
+beside the repository). It prints one line per chosen abstract: ``split<TAB>source<TAB>id``.
+
+The choice is a seeded ``random.Random(SEED).sample`` over each source file's ids in file
+order: the first ``DEV_PER_SOURCE`` drawn ids of each source form the dev half, the next
+``TEST_PER_SOURCE`` the held-out test half. Changing the seed or the counts changes the set,
+so do not (the annotations in ``dev.jsonl``/``test.jsonl`` refer to these ids).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+SEED = 20240531
+SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
+DEV_PER_SOURCE = 25
+TEST_PER_SOURCE = 26
+_DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def read_ids(path: Path) -> list[str]:
+    """Ids of the records with a non-empty abstract, in file order."""
+    ids = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if (rec.get("abstract") or "").strip():
+                ids.append(rec["id"])
+    return ids
+
+
+def choose(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for every chosen abstract, dev first."""
+    chosen: list[tuple[str, str, str]] = []
+    for source in SOURCES:
+        ids = read_ids(data / "confpapers" / "jsonl" / source)
+        # One generator per source, seeded from SEED and the name, so adding a source
+        # later does not change the draws of the others.
+        rng = random.Random(f"{SEED}:{source}")
+        drawn = rng.sample(ids, DEV_PER_SOURCE + TEST_PER_SOURCE)
+        chosen += [("dev", source, i) for i in drawn[:DEV_PER_SOURCE]]
+        chosen += [("test", source, i) for i in drawn[DEV_PER_SOURCE:]]
+    chosen.sort(key=lambda row: row[0] != "dev")
+    return chosen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=_DEFAULT_DATA)
+    args = parser.parse_args()
+    for split, source, rec_id in choose(args.data):
+        print(f"{split}\t{source}\t{rec_id}")
+
+
+if __name__ == "__main__":
+    main()
