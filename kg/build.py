@@ -1,0 +1,189 @@
+"""``kg build``: every stage, in order, into one build folder, incrementally.
+
+ingest -> extract -> authors -> graph (+ metrics, search index) -> RDF (+ store) -> HTML views.
+
+Re-running on the same inputs plus a new file re-parses only the new file and extracts only
+the new (or changed) abstracts: both are cached under ``OUT/.cache`` by content and code
+version. Corpus-level steps (merging, consolidation, the graph and everything after it) are
+recomputed each time from the cached parts, so the output equals a clean run's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from kg import PIPELINE_VERSION, __version__
+from kg.cache import Cache
+from kg.ingest import IngestResult, ingest, write_conflicts
+from kg.io import atomic_write
+from kg.records import Record
+from kg.text import digest
+from kg.workspace import Workspace, write_records
+
+DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"
+
+
+@dataclass
+class BuildOptions:
+    format: str | None = None
+    skip_bad: bool = False
+    n_process: int = 1
+    spacy_model: str | None = None
+    base_iri: str = DEFAULT_BASE_IRI
+    evidence: bool = True
+    authors_file: str | None = None
+    extract: bool = True
+    rdf: bool = True
+    html: bool = True
+    progress: bool = True
+
+
+@dataclass
+class BuildResult:
+    workspace: Workspace
+    summary: dict[str, Any]
+    outputs: dict[str, str] = field(default_factory=dict)
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.stages: dict[str, float] = {}
+
+    def run(self, name: str, fn: Callable[[], Any]) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            self.stages[name] = round(time.perf_counter() - t0, 3)
+
+
+def _extract_cached(records: Sequence[Record], cache: Cache, opts: BuildOptions,
+                    log: Callable[[str], None]) -> tuple[list[Record], dict[str, int]]:
+    """Per-document extraction through the cache, then corpus-level consolidation."""
+    from extractors import EXTRACTOR_VERSION
+    from extractors.pipeline import RawExtraction, consolidate, extract_raw
+
+    keys = [digest(EXTRACTOR_VERSION, opts.spacy_model or "", r.title or "", r.abstract or "", length=40)
+            for r in records]
+    hits = cache.get_many("extract", keys)
+    todo = [i for i, k in enumerate(keys) if k not in hits]
+    log(f"extracting {len(todo):,} of {len(records):,} papers ({len(records) - len(todo):,} cached)")
+    if todo:
+        fresh = extract_raw((records[i] for i in todo), n_process=opts.n_process,
+                            spacy_model=opts.spacy_model)
+        if opts.progress:
+            from tqdm import tqdm
+
+            fresh = tqdm(fresh, total=len(todo), desc="extract", unit="paper", leave=False)
+        batch: list[tuple[str, Any]] = []
+        for i, raw in zip(todo, fresh):
+            d = raw.to_dict()
+            hits[keys[i]] = d
+            batch.append((keys[i], d))
+            if len(batch) >= 2000:
+                cache.put_many("extract", batch)
+                batch = []
+        cache.put_many("extract", batch)
+    raws = [RawExtraction.from_dict(hits[k]) for k in keys]
+    return consolidate(records, raws), {"extracted": len(todo), "cached": len(records) - len(todo)}
+
+
+def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOptions | None = None,
+          log: Callable[[str], None] = lambda msg: None) -> BuildResult:
+    """Run every stage on ``inputs`` into the build folder ``out``.
+
+    Returns the workspace, the summary (also written to ``OUT/summary.json``) and the main
+    output paths. Raises :class:`kg.errors.PaperkgError` for bad input; each output file is
+    written atomically, so a failure leaves no half-written file.
+    """
+    opts = options or BuildOptions()
+    ws = Workspace(out)
+    ws.path.mkdir(parents=True, exist_ok=True)
+    timer = _Timer()
+    outputs: dict[str, str] = {}
+    cache = Cache(ws.cache_dir)
+    try:
+        result: IngestResult = timer.run("ingest", lambda: ingest(
+            inputs, format=opts.format, skip_bad=opts.skip_bad, cache=cache,
+            on_file=lambda p: log(f"read {p}")))
+        records = result.records
+        summary: dict[str, Any] = {"paperkg": __version__, "pipeline_version": PIPELINE_VERSION,
+                                   "ingest": result.summary()}
+        write_records(records, ws.records_path)
+        write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
+        outputs["records"] = str(ws.records_path)
+        log(f"{result.read:,} records read, {len(records):,} papers after merging "
+            f"({result.read - len(records):,} merged, {sum(result.skipped.values()):,} skipped, "
+            f"{len(result.conflicts):,} conflicts)")
+
+        if opts.extract:
+            records, counts = timer.run("extract", lambda: _extract_cached(records, cache, opts, log))
+            write_records(records, ws.extracted_path, extraction=True)
+            outputs["extracted"] = str(ws.extracted_path)
+            summary["extract"] = counts | _entity_counts(records)
+
+        from kg.authors import resolve_authors
+
+        index, author_report = timer.run("authors", lambda: resolve_authors(records, overrides=opts.authors_file))
+        summary["authors"] = author_report
+
+        from kg.graph import build_graph
+        from kg.metrics import add_metrics
+        from kg.search import build_search_index
+
+        G = timer.run("graph", lambda: build_graph(records, authors=index))
+        timer.run("metrics", lambda: add_metrics(G))
+        ws.save_graph(G)
+        outputs["graph"] = str(ws.graph_path)
+        summary["graph"] = {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()}
+        timer.run("search", lambda: build_search_index(G, ws.search_path))
+        outputs["search"] = str(ws.search_path)
+
+        if opts.rdf:
+            from exports.rdf import write_build_rdf
+            from kg.store import build_store
+
+            rdf_paths = timer.run("rdf", lambda: write_build_rdf(
+                G, ws.rdf_dir, base_iri=opts.base_iri, evidence=opts.evidence))
+            timer.run("store", lambda: build_store(G, ws, base_iri=opts.base_iri, evidence=opts.evidence))
+            outputs["rdf"] = str(_main_path(rdf_paths, ws.rdf_dir))
+            outputs["store"] = str(ws.store_dir)
+        if opts.html:
+            from exports.html import write_site
+
+            html_paths = timer.run("html", lambda: write_site(G, ws.html_dir))
+            outputs["html"] = str(_main_path(html_paths, ws.html_dir / "index.html"))
+        summary["seconds"] = timer.stages
+        summary["outputs"] = outputs
+        with atomic_write(ws.summary_path) as fh:
+            json.dump(summary, fh, indent=2, ensure_ascii=False)
+        return BuildResult(ws, summary, outputs)
+    finally:
+        cache.close()
+
+
+def _main_path(value: Any, default: Path) -> Path:
+    if isinstance(value, dict):
+        for v in value.values():
+            return Path(v)
+    if isinstance(value, (list, tuple)) and value:
+        return Path(value[0])
+    if isinstance(value, (str, Path)):
+        return Path(value)
+    return default
+
+
+def _entity_counts(records: Sequence[Record]) -> dict[str, Any]:
+    from collections import Counter
+
+    by_type: Counter = Counter()
+    for r in records:
+        for e in r.entities:
+            by_type[f"{e.type.value}:{e.role.value if e.role else '-'}"] += 1
+    return {"entities": dict(sorted(by_type.items())),
+            "citations": sum(len(r.citations) for r in records),
+            "papers_without_entities": sum(1 for r in records if not r.entities)}

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import pytest
+
+from kg.authors import AuthorIndex, find_duplicates, read_overrides, resolve_authors
+from kg.errors import InputError
+from kg.records import Source, make_record
+
+S = Source("t.txt", 1, "test")
+
+
+def paper(title, *authors):
+    return make_record(source=S, title=title, authors=list(authors))
+
+
+CORPUS = [
+    paper("A", "Vivien Cabannes", "Leon Bottou", "Ann Lee"),
+    paper("B", "Vivien Cabannnes", "Leon Bottou"),
+    paper("C", "E. Candes", "Tijana Zrnic"),
+    paper("D", "Emmanuel J. Candès", "Tijana Zrnic"),
+    paper("E", "Emmanuel J Candes", "Andrew Ilyas"),
+    paper("F", "Y. Wang", "Bob Stone"),
+    paper("G", "Yu Wang", "Bob Stone"),
+    paper("H", "Yi Wang", "Bob Stone"),
+    paper("I", "Jonathan Smithson", "Carla Diaz"),
+    paper("J", "Jonathan Smitson", "Peter Quill"),
+]
+
+
+def test_exact_key_variants_are_one_author_without_evidence():
+    idx = AuthorIndex.from_records(CORPUS)
+    assert idx.resolve("EMMANUEL J. CANDES") == idx.resolve("Emmanuel J Candes") == "emmanuel-j-candes"
+    assert idx.display("emmanuel-j-candes") == "Emmanuel J. Candès"
+
+
+def test_duplicates_listed_with_evidence_and_merged_only_with_it():
+    cands = {(c.name_a, c.name_b): c for c in find_duplicates(CORPUS)}
+    typo = cands[("Vivien Cabannes", "Vivien Cabannnes")]
+    assert typo.kind == "typo" and typo.decision == "merged" and typo.shared_coauthors == ("Leon Bottou",)
+    initials = cands[("E. Candes", "Emmanuel J. Candès")]
+    assert initials.kind == "initials" and initials.decision == "merged"
+    # One edit apart, but no shared co-author or topic: listed, not merged.
+    assert cands[("Jonathan Smithson", "Jonathan Smitson")].decision == "listed"
+    # "Y. Wang" fits both "Yu Wang" and "Yi Wang": ambiguous, never merged.
+    assert cands[("Y. Wang", "Yu Wang")].decision == "listed"
+    assert "several full names" in cands[("Y. Wang", "Yu Wang")].reason
+    # Short given names one letter apart are different names, not typos.
+    assert ("Yi Wang", "Yu Wang") not in cands
+
+
+def test_names_on_one_paper_are_two_people():
+    corpus = [paper("A", "Vivien Cabannes", "Vivien Cabannnes", "Leon Bottou"),
+              paper("B", "Vivien Cabannnes", "Leon Bottou")]
+    (c,) = find_duplicates(corpus)
+    assert c.same_paper and c.decision == "listed"
+
+
+def test_resolve_applies_evidence_merges_and_user_file(tmp_path):
+    f = tmp_path / "authors.txt"
+    f.write_text("# decisions\nJonathan Smithson = Jonathan Smitson\nVivien Cabannes != Vivien Cabannnes\n",
+                 encoding="utf-8")
+    idx, report = resolve_authors(CORPUS, overrides=f)
+    assert idx.resolve("Jonathan Smitson") == idx.resolve("Jonathan Smithson")
+    assert idx.resolve("Vivien Cabannes") != idx.resolve("Vivien Cabannnes")
+    assert idx.resolve("E. Candes") == idx.resolve("Emmanuel J Candes")
+    assert report["merged_by_user"] == 1 and report["merged_by_evidence"] == 1
+
+
+def test_user_file_errors_name_file_and_line(tmp_path):
+    f = tmp_path / "authors.txt"
+    f.write_text("A = B\nthis line has no operator\n", encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        read_overrides(f)
+    assert str(exc.value).startswith(f"{f}:2: ")
+    f.write_text("Nobody Here = Vivien Cabannes\n", encoding="utf-8")
+    with pytest.raises(InputError, match="not in the corpus"):
+        resolve_authors(CORPUS, overrides=f)
