@@ -1,0 +1,658 @@
+"""The paperkg graph as RDF, in the vocabularies the scholarly web already uses.
+
+One mapping, :func:`iter_triples`, turns the NetworkX graph (the contract in :mod:`kg.schema`)
+into triples; everything else serializes those triples:
+
+- :func:`to_rdf` builds an ``rdflib.Graph`` (handy, but slow beyond a few hundred thousand
+  triples);
+- :func:`to_ntriples` / :func:`to_nquads` write N-Triples / N-Quads *directly* from the mapping,
+  sorted, so the same graph always gives the same bytes; this is the path ``kg build`` takes
+  and it scales to millions of triples;
+- Turtle, TriG and RDF/XML are written by Oxigraph (``pyoxigraph.serialize``) from those
+  N-Triples, JSON-LD by rdflib with the shipped context (``exports/data/context.jsonld``).
+
+The mapping
+-----------
+========================  ==============================================================
+paper                     ``fabio:ResearchPaper``, ``schema:ScholarlyArticle``;
+                          ``dcterms:title``, ``dcterms:abstract``,
+                          ``fabio:hasPublicationYear`` (``xsd:gYear``), ``bibo:doi``,
+                          ``pkg:recordId``, ``pkg:venue``, ``pkg:nEntities``
+author -> paper           ``dcterms:creator`` plus a ``pkg:Authorship`` node with the
+                          0-based ``pkg:position`` (as SemOpenAlex records author order)
+author                    ``foaf:Person``, ``foaf:name``, ``foaf:givenName`` /
+                          ``foaf:familyName`` (:func:`kg.names.split_name`)
+method                    ``mls:Algorithm``
+benchmark                 ``mls:Dataset``, ``schema:Dataset``
+concept, category         ``skos:Concept`` in a ``skos:ConceptScheme``; subarea
+                          ``skos:broader`` area; aliases ``skos:altLabel``
+roles                     ``pkg:proposes``, ``pkg:uses``, ``pkg:introduces``,
+                          ``pkg:evaluatesOn``, ``pkg:about``, ``pkg:inCategory``
+citation                  ``cito:cites`` (to a paper, or to a ``fabio:Work``)
+coauthor, shares          ``pkg:coauthorWith`` / ``pkg:sharesWith`` in both directions; a
+                          ``pkg:Sharing`` node says what is shared and how much
+evidence                  each extracted fact is an ``rdf:Statement`` (``rdf:subject``,
+                          ``rdf:predicate``, ``rdf:object``) that ``prov:wasDerivedFrom``
+                          its ``pkg:Mention`` nodes (``pkg:start``, ``pkg:end``,
+                          ``prov:value``, ``pkg:rule``, ``pkg:field``,
+                          ``prov:wasQuotedFrom`` the paper); left out with
+                          ``evidence=False``
+========================  ==============================================================
+
+IRIs are ``<base><type>/<id>``: ids are percent-encoded (only unreserved characters and ``:``
+stay as they are; category slugs keep their ``/``), so spaces, quotes, ``<>`` or any Unicode
+never break the output; an id longer than :data:`MAX_ID_CHARS` encoded characters is cut
+and suffixed with a SHA-1 digest of the whole id. The same graph gives the same IRIs in
+every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
+from urllib.parse import quote
+
+from kg.errors import InputError
+from kg.names import split_name
+from kg.namespace import (
+    BIBO, CITO, DCTERMS, FABIO, FOAF, MLS, PKG, PREFIXES, PROV, RDF, RDFS, SDO, SKOS, XSD,
+    bind_prefixes,
+)
+from kg.schema import EdgeType, NodeType
+
+if TYPE_CHECKING:
+    import networkx as nx
+    import rdflib
+
+__all__ = [
+    "DEFAULT_BASE_IRI", "Lit", "iter_triples", "node_iri", "graph_iri", "check_base_iri",
+    "to_rdf", "to_dataset", "to_ntriples", "to_nquads", "to_turtle", "to_trig", "to_jsonld",
+    "to_rdfxml", "write_ntriples", "write_nquads", "write_turtle", "write_trig", "write_jsonld",
+    "write_rdfxml", "read_rdf", "write_build_rdf", "data_path", "jsonld_context", "FORMATS",
+]
+
+#: Where node IRIs live unless ``--base-iri`` says otherwise.
+DEFAULT_BASE_IRI = "https://w3id.org/paperkg/id/"
+#: Longer encoded ids are cut and suffixed with a digest.
+MAX_ID_CHARS = 120
+
+#: format name -> (file suffix, media type)
+FORMATS: dict[str, tuple[str, str]] = {
+    "nt": (".nt", "application/n-triples"),
+    "nq": (".nq", "application/n-quads"),
+    "ttl": (".ttl", "text/turtle"),
+    "trig": (".trig", "application/trig"),
+    "jsonld": (".jsonld", "application/ld+json"),
+    "rdfxml": (".rdf", "application/rdf+xml"),
+}
+
+#: The build file every consumer (store, push) reads.
+BUILD_NQUADS = "paperkg.nq"
+
+
+class Lit(NamedTuple):
+    """A literal in the mapping: lexical form and datatype IRI (None = ``xsd:string``)."""
+
+    lex: str
+    datatype: str | None = None
+
+
+#: A triple of the mapping: subject and predicate IRIs, object IRI (str) or :class:`Lit`.
+Triple = tuple[str, str, "str | Lit"]
+
+_SLUG_TYPES = {NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value,
+               NodeType.CATEGORY.value}
+_BAD_IRI_CHARS = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+# Characters XML 1.0 (RDF/XML) cannot carry, and lone surrogates UTF-8 cannot encode.
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NT_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
+
+_ROLE_PREDICATES: dict[str, str] = {
+    EdgeType.PROPOSES.value: str(PKG.proposes),
+    EdgeType.USES.value: str(PKG.uses),
+    EdgeType.INTRODUCES.value: str(PKG.introduces),
+    EdgeType.EVALUATES_ON.value: str(PKG.evaluatesOn),
+    EdgeType.ABOUT.value: str(PKG.about),
+    EdgeType.IN_CATEGORY.value: str(PKG.inCategory),
+    EdgeType.BROADER.value: str(SKOS.broader),
+    EdgeType.CITES.value: str(CITO.cites),
+}
+
+_T = str(RDF.type)
+_LABEL = str(RDFS.label)
+_INT = str(XSD.integer)
+_DEC = str(XSD.decimal)
+_BOOL = str(XSD.boolean)
+_GYEAR = str(XSD.gYear)
+
+
+# --------------------------------------------------------------------------- IRIs
+
+def check_base_iri(base_iri: str) -> str:
+    """Validate a base IRI and return it ending in ``/`` or ``#``.
+
+    Raises
+    ------
+    InputError
+        When it is not an absolute IRI or holds characters an IRI cannot contain.
+
+    Examples
+    --------
+    >>> check_base_iri("https://example.org/kg")
+    'https://example.org/kg/'
+    """
+    if not re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:\S", base_iri or "") or _BAD_IRI_CHARS.search(base_iri):
+        raise InputError(f"bad base IRI {base_iri!r}: expected an absolute IRI such as "
+                         f"'https://example.org/kg/' without spaces, quotes or <>")
+    return base_iri if base_iri.endswith(("/", "#")) else base_iri + "/"
+
+
+def _encode_id(ident: str, *, keep_slash: bool) -> str:
+    enc = quote(ident, safe=":/" if keep_slash else ":")
+    if enc in (".", ".."):  # would vanish under IRI path normalisation
+        enc = enc.replace(".", "%2E")
+    if len(enc) > MAX_ID_CHARS:
+        cut = enc[:60]
+        pct = cut.rfind("%", len(cut) - 2)
+        if pct != -1:
+            cut = cut[:pct]
+        enc = f"{cut}_{hashlib.sha1(ident.encode('utf-8', 'surrogatepass')).hexdigest()[:20]}"
+    return enc
+
+
+def node_iri(key: str, base_iri: str = DEFAULT_BASE_IRI) -> str:
+    """The IRI of a graph node key (``"paper:doi:10.1/x"`` -> ``<base>paper/doi:10.1%2Fx``).
+
+    ``base_iri`` must already be checked (:func:`check_base_iri`).
+
+    Examples
+    --------
+    >>> node_iri("author:renzhe-xu", "https://ex.org/")
+    'https://ex.org/author/renzhe-xu'
+    >>> node_iri('paper:h:a b"<c>', "https://ex.org/")
+    'https://ex.org/paper/h:a%20b%22%3Cc%3E'
+    >>> node_iri("category:theory/game-theory", "https://ex.org/")
+    'https://ex.org/category/theory/game-theory'
+    """
+    kind, _, ident = key.partition(":")
+    return f"{base_iri}{quote(kind, safe='')}/{_encode_id(ident, keep_slash=kind in _SLUG_TYPES)}"
+
+
+def graph_iri(G: "nx.MultiDiGraph", base_iri: str = DEFAULT_BASE_IRI) -> str:
+    """The named graph of one build: a digest of its paper keys, so it is stable across runs."""
+    h = hashlib.sha1()
+    for key in sorted(k for k, d in G.nodes(data=True) if d.get("type") == NodeType.PAPER.value):
+        h.update(key.encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return f"{check_base_iri(base_iri)}graph/{h.hexdigest()[:16]}"
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+# --------------------------------------------------------------------------- the mapping
+
+def _text(value: Any) -> Lit:
+    s = str(value)
+    if _XML_BAD.search(s):
+        s = _XML_BAD.sub("", s)
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    return Lit(s)
+
+
+def _int(value: Any) -> Lit:
+    return Lit(str(int(value)), _INT)
+
+
+def _number(value: Any) -> Lit:
+    if isinstance(value, bool) or isinstance(value, int):
+        return Lit(str(int(value)), _INT)
+    s = f"{float(value):.6f}".rstrip("0")
+    return Lit(s + "0" if s.endswith(".") else s, _DEC)
+
+
+def _type(node: str, data: dict[str, Any]) -> str:
+    t = data.get("type")
+    return str(t.value if hasattr(t, "value") else t) if t else node.partition(":")[0]
+
+
+def _names(value: Any) -> list[str]:
+    if not value:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if v]
+
+
+def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
+                 evidence: bool = True) -> Iterator[Triple]:
+    """Every triple of the RDF form of ``G`` (may repeat a triple; consumers de-duplicate).
+
+    Parameters
+    ----------
+    G
+        A graph following the :mod:`kg.schema` contract.
+    base_iri
+        Prefix of every node IRI.
+    evidence
+        Also write the ``rdf:Statement`` and ``pkg:Mention`` nodes that trace each extracted
+        fact to its text.
+    """
+    base = check_base_iri(base_iri)
+    iri: dict[str, str] = {n: node_iri(n, base) for n in G.nodes}
+    types: dict[str, str] = {n: _type(n, d) for n, d in G.nodes(data=True)}
+    concept_scheme = f"{base}scheme/concepts"
+    category_scheme = f"{base}scheme/categories"
+    seen_types = set(types.values())
+    if NodeType.CONCEPT.value in seen_types:
+        yield concept_scheme, _T, str(SKOS.ConceptScheme)
+        yield concept_scheme, _LABEL, Lit("paperkg concepts")
+    if NodeType.CATEGORY.value in seen_types:
+        yield category_scheme, _T, str(SKOS.ConceptScheme)
+        yield category_scheme, _LABEL, Lit("paperkg categories")
+
+    for n, d in G.nodes(data=True):
+        s = iri[n]
+        t = types[n]
+        label = d.get("label") or d.get("name") or d.get("title")
+        if label:
+            yield s, _LABEL, _text(label)
+        for alias in _names(d.get("aliases")):
+            yield s, str(SKOS.altLabel), _text(alias)
+        if d.get("n_papers") is not None:
+            yield s, str(PKG.nPapers), _int(d["n_papers"])
+        if t == NodeType.PAPER.value:
+            yield s, _T, str(FABIO.ResearchPaper)
+            yield s, _T, str(SDO.ScholarlyArticle)
+            yield s, str(PKG.recordId), _text(d.get("record_id") or n.partition(":")[2])
+            if d.get("title"):
+                yield s, str(DCTERMS.title), _text(d["title"])
+            if d.get("abstract"):
+                yield s, str(DCTERMS.abstract), _text(d["abstract"])
+            if d.get("year") is not None:
+                yield s, str(FABIO.hasPublicationYear), Lit(f"{int(d['year']):04d}", _GYEAR)
+            if d.get("venue"):
+                yield s, str(PKG.venue), _text(d["venue"])
+            if d.get("doi"):
+                yield s, str(BIBO.doi), _text(d["doi"])
+            if d.get("authors_truncated"):
+                yield s, str(PKG.authorsTruncated), Lit("true", _BOOL)
+            if d.get("n_entities") is not None:
+                yield s, str(PKG.nEntities), _int(d["n_entities"])
+        elif t == NodeType.AUTHOR.value:
+            yield s, _T, str(FOAF.Person)
+            name = d.get("name") or d.get("label")
+            if name:
+                yield s, str(FOAF.name), _text(name)
+                given, family = split_name(str(name))
+                if given:
+                    yield s, str(FOAF.givenName), _text(given)
+                if family:
+                    yield s, str(FOAF.familyName), _text(family)
+        elif t == NodeType.METHOD.value:
+            yield s, _T, str(MLS.Algorithm)
+        elif t == NodeType.BENCHMARK.value:
+            yield s, _T, str(MLS.Dataset)
+            yield s, _T, str(SDO.Dataset)
+        elif t == NodeType.CONCEPT.value:
+            yield s, _T, str(SKOS.Concept)
+            yield s, str(SKOS.inScheme), concept_scheme
+            if d.get("name") or label:
+                yield s, str(SKOS.prefLabel), _text(d.get("name") or label)
+        elif t == NodeType.CATEGORY.value:
+            yield s, _T, str(SKOS.Concept)
+            yield s, str(SKOS.inScheme), category_scheme
+            if d.get("name") or label:
+                yield s, str(SKOS.prefLabel), _text(d.get("name") or label)
+            level = d.get("level") or ("subarea" if "/" in n else "area")
+            yield s, str(PKG.level), _text(level)
+            if level == "area":
+                yield s, str(SKOS.topConceptOf), category_scheme
+        elif t == NodeType.WORK.value:
+            yield s, _T, str(FABIO.Work)
+            yield s, str(PKG.workId), _text(d.get("work_id") or n.partition(":")[2])
+
+    for u, v, k, d in G.edges(keys=True, data=True):
+        kind = str(k.value if hasattr(k, "value") else k)
+        su, sv = iri[u], iri[v]
+        if kind == EdgeType.AUTHORED.value:
+            # author -> paper
+            yield sv, str(DCTERMS.creator), su
+            pos = d.get("position")
+            if pos is not None:
+                a = f"{base}authorship/{_encode_id(v.partition(':')[2], keep_slash=False)}/{int(pos)}"
+                yield sv, str(PKG.hasAuthorship), a
+                yield a, _T, str(PKG.Authorship)
+                yield a, str(PKG.author), su
+                yield a, str(PKG.position), _int(pos)
+            continue
+        if kind == EdgeType.COAUTHOR.value:
+            yield su, str(PKG.coauthorWith), sv
+            yield sv, str(PKG.coauthorWith), su
+            continue
+        if kind == EdgeType.SHARES.value:
+            yield su, str(PKG.sharesWith), sv
+            yield sv, str(PKG.sharesWith), su
+            rel = f"{base}sharing/{_digest(u, v)}"
+            yield rel, _T, str(PKG.Sharing)
+            yield rel, str(PKG.between), su
+            yield rel, str(PKG.between), sv
+            if d.get("weight") is not None:
+                yield rel, str(PKG.weight), _number(d["weight"])
+            for item in d.get("shared") or ():
+                target = _entity_key(G, item) if isinstance(item, dict) else None
+                if target is not None:
+                    yield rel, str(PKG.sharedEntity), iri[target]
+            continue
+        pred = _ROLE_PREDICATES.get(kind)
+        if pred is None:
+            continue  # an edge type this mapping does not know: left out, never invented
+        yield su, pred, sv
+        if not evidence:
+            continue
+        mentions = d.get("evidence") or ()
+        qualifiers = kind == EdgeType.CITES.value and (d.get("source") or d.get("confidence") is not None)
+        if not mentions and not qualifiers:
+            continue
+        st = f"{base}fact/{_digest(u, kind, v)}"
+        yield st, _T, str(RDF.Statement)
+        yield st, str(RDF.subject), su
+        yield st, str(RDF.predicate), pred
+        yield st, str(RDF.object), sv
+        if kind == EdgeType.CITES.value:
+            if d.get("source"):
+                yield st, str(PKG.citationSource), _text(d["source"])
+            if d.get("confidence") is not None:
+                yield st, str(PKG.confidence), _number(d["confidence"])
+        for m in mentions:
+            field = m.get("field") or "abstract"
+            mi = f"{base}mention/{_digest(u, field, m.get('start'), m.get('end'), m.get('text'), m.get('rule'))}"
+            yield st, str(PROV.wasDerivedFrom), mi
+            yield mi, _T, str(PKG.Mention)
+            yield mi, str(PROV.wasQuotedFrom), su
+            if m.get("start") is not None:
+                yield mi, str(PKG.start), _int(m["start"])
+            if m.get("end") is not None:
+                yield mi, str(PKG.end), _int(m["end"])
+            if m.get("text") is not None:
+                yield mi, str(PROV.value), _text(m["text"])
+            if m.get("rule"):
+                yield mi, str(PKG.rule), _text(m["rule"])
+            yield mi, str(PKG.field), _text(field)
+
+
+def _entity_key(G: "nx.MultiDiGraph", item: dict[str, Any]) -> str | None:
+    """The node a ``shares`` explanation item names, when it is in the graph."""
+    from kg.schema import node_key
+
+    try:
+        key = node_key(str(item.get("type")), str(item.get("name")))
+    except ValueError:
+        return None
+    return key if key in G else None
+
+
+# --------------------------------------------------------------------------- N-Triples, directly
+
+def _nt_term(o: "str | Lit") -> str:
+    if isinstance(o, Lit):
+        lex = '"' + o.lex.translate(_NT_ESCAPES) + '"'
+        return lex if o.datatype is None else f"{lex}^^<{o.datatype}>"
+    return f"<{o}>"
+
+
+def iter_ntriples_lines(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
+                        evidence: bool = True, graph: str | None = None) -> Iterator[str]:
+    """Unsorted, de-duplicated N-Triples (or N-Quads, with ``graph``) lines, each ending in newline."""
+    g = f" <{graph}>" if graph else ""
+    seen: set[str] = set()
+    for s, p, o in iter_triples(G, base_iri=base_iri, evidence=evidence):
+        line = f"<{s}> <{p}> {_nt_term(o)}{g} .\n"
+        if line not in seen:
+            seen.add(line)
+            yield line
+
+
+def to_ntriples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
+                evidence: bool = True) -> bytes:
+    """Sorted N-Triples: the same graph always gives the same bytes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph(schema_version="1")
+    >>> G.add_node("method:bert", type="method", label="BERT", name="BERT")
+    >>> print(to_ntriples(G, base_iri="https://ex.org/").decode(), end="")
+    <https://ex.org/method/bert> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/ns/mls#Algorithm> .
+    <https://ex.org/method/bert> <http://www.w3.org/2000/01/rdf-schema#label> "BERT" .
+    """
+    return "".join(sorted(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence))).encode("utf-8")
+
+
+def to_nquads(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI, evidence: bool = True,
+              graph: str | None = None) -> bytes:
+    """Sorted N-Quads, every triple in the build's named graph (:func:`graph_iri` by default)."""
+    graph = graph or graph_iri(G, base_iri)
+    return "".join(sorted(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence,
+                                              graph=graph))).encode("utf-8")
+
+
+def write_ntriples(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    """Write :func:`to_ntriples` to ``path``."""
+    return _write_bytes(path, to_ntriples(G, **kw))
+
+
+def write_nquads(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    """Write :func:`to_nquads` to ``path``."""
+    return _write_bytes(path, to_nquads(G, **kw))
+
+
+def _write_bytes(path: str | Path, data: bytes) -> Path:
+    from kg.io import atomic_write
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as fh:
+        fh.write(data)
+    return path
+
+
+# --------------------------------------------------------------------------- rdflib
+
+def _rdflib_term(o: "str | Lit") -> Any:
+    from rdflib import Literal, URIRef
+
+    if isinstance(o, Lit):
+        return Literal(o.lex, datatype=URIRef(o.datatype) if o.datatype else None)
+    return URIRef(o)
+
+
+def to_rdf(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
+           evidence: bool = True) -> "rdflib.Graph":
+    """The graph as an ``rdflib.Graph`` with paperkg's prefixes bound.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph(schema_version="1")
+    >>> G.add_node("author:ada-lovelace", type="author", label="Ada Lovelace", name="Ada Lovelace")
+    >>> g = to_rdf(G, base_iri="https://ex.org/")
+    >>> from kg.namespace import FOAF
+    >>> str(g.value(predicate=FOAF.familyName, any=False))
+    'Lovelace'
+    """
+    import rdflib
+    from rdflib import URIRef
+
+    g = bind_prefixes(rdflib.Graph())
+    add = g.add
+    for s, p, o in iter_triples(G, base_iri=base_iri, evidence=evidence):
+        add((URIRef(s), URIRef(p), _rdflib_term(o)))
+    return g  # type: ignore[return-value]
+
+
+def to_dataset(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI, evidence: bool = True,
+               graph: str | None = None) -> "rdflib.Dataset":
+    """An ``rdflib.Dataset`` holding the build as one named graph."""
+    import rdflib
+    from rdflib import URIRef
+
+    ds = bind_prefixes(rdflib.Dataset())
+    ng = ds.graph(URIRef(graph or graph_iri(G, base_iri)))
+    for triple in to_rdf(G, base_iri=base_iri, evidence=evidence):
+        ng.add(triple)
+    return ds  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- other syntaxes
+
+def _oxigraph_serialize(data: bytes, in_fmt: str, out_fmt: str) -> bytes:
+    import pyoxigraph as ox
+
+    fmts = {"nt": ox.RdfFormat.N_TRIPLES, "nq": ox.RdfFormat.N_QUADS, "ttl": ox.RdfFormat.TURTLE,
+            "trig": ox.RdfFormat.TRIG, "rdfxml": ox.RdfFormat.RDF_XML}
+    quads = ox.parse(data, format=fmts[in_fmt])
+    if in_fmt == "nt":
+        quads = (q.triple for q in quads)
+    out = ox.serialize(quads, format=fmts[out_fmt], prefixes=PREFIXES)
+    assert out is not None
+    return out
+
+
+def to_turtle(G: "nx.MultiDiGraph", **kw: Any) -> bytes:
+    """Turtle with paperkg's prefixes (written by Oxigraph from the sorted N-Triples)."""
+    return _oxigraph_serialize(to_ntriples(G, **kw), "nt", "ttl")
+
+
+def to_trig(G: "nx.MultiDiGraph", *, graph: str | None = None, **kw: Any) -> bytes:
+    """TriG: the build as one named graph."""
+    return _oxigraph_serialize(to_nquads(G, graph=graph, **kw), "nq", "trig")
+
+
+def to_rdfxml(G: "nx.MultiDiGraph", **kw: Any) -> bytes:
+    """RDF/XML (written by Oxigraph)."""
+    return _oxigraph_serialize(to_ntriples(G, **kw), "nt", "rdfxml")
+
+
+def data_path(name: str) -> Path:
+    """Path of a file shipped in ``exports/data/`` (ontology, shapes, JSON-LD context)."""
+    return Path(str(resources.files("exports") / "data" / name))
+
+
+def jsonld_context() -> dict[str, Any]:
+    """The shipped JSON-LD context (``exports/data/context.jsonld``), as a dict."""
+    return json.loads(data_path("context.jsonld").read_text(encoding="utf-8"))["@context"]
+
+
+def to_jsonld(G: "nx.MultiDiGraph", **kw: Any) -> bytes:
+    """JSON-LD compacted with the shipped context (written by rdflib)."""
+    g = to_rdf(G, **kw)
+    return g.serialize(format="json-ld", context=jsonld_context(), indent=1,
+                       sort_keys=True).encode("utf-8")
+
+
+def write_turtle(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    return _write_bytes(path, to_turtle(G, **kw))
+
+
+def write_trig(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    return _write_bytes(path, to_trig(G, **kw))
+
+
+def write_rdfxml(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    return _write_bytes(path, to_rdfxml(G, **kw))
+
+
+def write_jsonld(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
+    return _write_bytes(path, to_jsonld(G, **kw))
+
+
+_RDFLIB_FORMATS = {"nt": "nt", "nq": "nquads", "ttl": "turtle", "trig": "trig", "jsonld": "json-ld",
+                   "rdfxml": "xml"}
+
+
+def read_rdf(path: str | Path, fmt: str | None = None) -> "rdflib.Graph":
+    """Read a file written by this module back into rdflib (all named graphs merged)."""
+    import rdflib
+
+    path = Path(path)
+    fmt = fmt or next((f for f, (suffix, _) in FORMATS.items() if path.name.endswith(suffix)), None)
+    if fmt not in _RDFLIB_FORMATS:
+        raise InputError(f"unknown RDF format; expected one of {', '.join(FORMATS)}", path=str(path))
+    if fmt in ("nq", "trig"):
+        ds = rdflib.Dataset()
+        ds.parse(path, format=_RDFLIB_FORMATS[fmt])
+        g = rdflib.Graph()
+        for s, p, o, _ in ds.quads((None, None, None, None)):
+            g.add((s, p, o))
+        return g
+    return rdflib.Graph().parse(path, format=_RDFLIB_FORMATS[fmt])
+
+
+_WRITERS = {"nt": to_ntriples, "nq": to_nquads, "ttl": to_turtle, "trig": to_trig,
+            "jsonld": to_jsonld, "rdfxml": to_rdfxml}
+
+
+def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
+                    base_iri: str = DEFAULT_BASE_IRI, evidence: bool = True,
+                    formats: Iterable[str] = ("nq", "ttl")) -> dict[str, Path]:
+    """Write what ``kg build`` puts in ``OUT/rdf/``.
+
+    Always writes ``paperkg.nq`` (sorted N-Quads, one named graph for the build: what
+    :func:`kg.store.build_store` and :func:`kg.push.push` load) plus the vocabulary files
+    ``ontology.ttl``, ``shapes.ttl`` and ``context.jsonld``; ``formats`` adds more
+    serializations (``nt``, ``ttl``, ``trig``, ``jsonld``, ``rdfxml``; JSON-LD goes through
+    rdflib and is slow on big graphs).
+
+    Parameters
+    ----------
+    G
+        The graph (:func:`kg.graph.build_graph`).
+    out_dir
+        The ``rdf/`` folder of the build (created when missing).
+
+    Returns
+    -------
+    dict
+        format name (and ``"ontology"``, ``"shapes"``, ``"context"``) -> path written.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    base = check_base_iri(base_iri)
+    formats = list(dict.fromkeys(["nq", *formats]))
+    for fmt in formats:
+        if fmt not in _WRITERS:
+            raise InputError(f"unknown RDF format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    written: dict[str, Path] = {}
+    nquads = to_nquads(G, base_iri=base, evidence=evidence)
+    written["nq"] = _write_bytes(out / BUILD_NQUADS, nquads)
+    for fmt in formats:
+        if fmt == "nq":
+            continue
+        path = out / f"paperkg{FORMATS[fmt][0]}"
+        if fmt == "trig":
+            data = _oxigraph_serialize(nquads, "nq", "trig")
+        elif fmt in ("nt", "ttl", "rdfxml"):
+            nt = b"".join(line.rsplit(b" <", 1)[0] + b" .\n" for line in nquads.splitlines())
+            data = nt if fmt == "nt" else _oxigraph_serialize(nt, "nt", fmt)
+        else:
+            data = _WRITERS[fmt](G, base_iri=base, evidence=evidence)
+        written[fmt] = _write_bytes(path, data)
+    for name, key in (("paperkg.ttl", "ontology"), ("shapes.ttl", "shapes"),
+                      ("context.jsonld", "context")):
+        target = out / ("ontology.ttl" if key == "ontology" else name)
+        shutil.copyfile(data_path(name), target)
+        written[key] = target
+    (out / "build.json").write_text(json.dumps({
+        "graph": graph_iri(G, base), "base_iri": base, "evidence": evidence,
+        "files": {k: p.name for k, p in written.items()},
+    }, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    written["build"] = out / "build.json"
+    return written
