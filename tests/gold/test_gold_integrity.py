@@ -1,0 +1,114 @@
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``).
+
+Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
+exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
+valid, mentions do not overlap, the splits are disjoint, large enough, are exactly the ids
+``sample.py`` draws, and agree with the hand-written ``annotations/*.ann`` files.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.text import normalize_text
+
+HERE = Path(__file__).resolve().parent
+SPLITS = ("dev", "test")
+SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
+TYPES = {"method", "benchmark"}
+ROLES = {"proposed", "used"}
+MIN_PER_SPLIT = 40
+
+
+def _load_module(name: str):
+    spec = importlib.util.spec_from_file_location(f"gold_{name}", HERE / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def _read_gold(split: str) -> list[dict]:
+    path = HERE / f"{split}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.fixture(scope="module")
+def abstracts(shared_data: Path) -> dict[str, dict[str, str]]:
+    """``source -> id -> normalize_text(abstract)``."""
+    out: dict[str, dict[str, str]] = {}
+    for source in SOURCES:
+        texts = {}
+        with (shared_data / "confpapers" / "jsonl" / source).open(encoding="utf-8") as fh:
+            for line in fh:
+                rec = json.loads(line)
+                texts[rec["id"]] = normalize_text(rec.get("abstract")) or ""
+        out[source] = texts
+    return out
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_every_line_matches_its_abstract(split: str, abstracts) -> None:
+    problems = []
+    for lineno, gold in enumerate(_read_gold(split), 1):
+        where = f"{split}.jsonl:{lineno} ({gold.get('id')})"
+        source = gold.get("source")
+        if source not in abstracts:
+            problems.append(f"{where}: unknown source {source!r}")
+            continue
+        if not gold["id"].startswith(source.removesuffix(".jsonl") + ":"):
+            problems.append(f"{where}: id does not belong to {source}")
+        text = abstracts[source].get(gold["id"])
+        if text is None:
+            problems.append(f"{where}: id not in {source}")
+            continue
+        spans = []
+        for ent in gold["entities"]:
+            if ent["type"] not in TYPES or ent["role"] not in ROLES:
+                problems.append(f"{where}: bad type/role {ent['type']}/{ent['role']}")
+            if not ent["name"] or not isinstance(ent["aliases"], list) or not ent["mentions"]:
+                problems.append(f"{where}: entity {ent['name']!r} lacks name/aliases/mentions")
+            for m in ent["mentions"]:
+                s, e = m["start"], m["end"]
+                if not (0 <= s < e <= len(text)) or text[s:e] != m["text"]:
+                    problems.append(f"{where}: {ent['name']!r} span {s}:{e} is "
+                                    f"{text[s:e]!r}, not {m['text']!r}")
+                spans.append((s, e))
+        spans.sort()
+        for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+            if s2 < e1:
+                problems.append(f"{where}: overlapping mentions {s1}:{e1} and {s2}:{e2}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_split_size_and_no_duplicate_ids(split: str) -> None:
+    ids = [g["id"] for g in _read_gold(split)]
+    assert len(ids) >= MIN_PER_SPLIT
+    assert len(set(ids)) == len(ids)
+
+
+def test_dev_and_test_are_disjoint() -> None:
+    dev = {g["id"] for g in _read_gold("dev")}
+    test = {g["id"] for g in _read_gold("test")}
+    assert not dev & test
+
+
+def test_splits_are_the_seeded_sample(shared_data: Path) -> None:
+    chosen = _load_module("sample").choose(shared_data)
+    for split in SPLITS:
+        expected = {i for sp, _, i in chosen if sp == split}
+        assert {g["id"] for g in _read_gold(split)} == expected, split
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_jsonl_agrees_with_annotation_file(split: str, shared_data: Path, monkeypatch) -> None:
+    build = _load_module("build")
+    monkeypatch.setattr(build, "DATA", shared_data / "confpapers" / "jsonl")
+    lines, warnings = build.build_split(split)
+    assert warnings == 0
+    assert [json.loads(x) for x in lines] == _read_gold(split)
