@@ -1,0 +1,169 @@
+"""Link prediction: does paperkg's related-author score predict new co-authorships?
+
+Builds the graph from the history papers. A *query* is an author present in the history who,
+in the future papers, co-authors with someone else present in the history with whom they had
+no joint history paper. For each query, every other history author who is not already a
+co-author is a candidate; the candidates are ranked by each method and the rank of the true new
+co-authors is scored:
+
+- MRR: mean over queries of 1 / rank of the best-ranked true new co-author;
+- Hits@10: share of queries with a true new co-author in the top 10.
+
+Ties are broken by one fixed random order of candidates (the same for every method), so a
+method gets no credit for ties. Methods: ``paperkg`` (:func:`kg.related.author_scores`, all
+signals), ``adamic_adar`` and ``common_neighbours`` over the history co-author graph, and
+``random``.
+
+Entities come from ``extractors.pipeline.extract_records`` when that module exists; without it
+the graph has no methods/benchmarks/concepts and the run says so (``"entities": false``).
+
+Usage::
+
+    python bench/linkpred.py --history neurips2018.jsonl --future icml2019.jsonl [--json]
+
+File names without a folder are looked up in ``shared/data/confpapers/jsonl/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CONF = REPO.parent / "shared" / "data" / "confpapers" / "jsonl"
+sys.path.insert(0, str(REPO))
+
+from kg.authors import AuthorIndex  # noqa: E402
+from kg.graph import build_graph  # noqa: E402
+from kg.records import Record  # noqa: E402
+from kg.related import _index, author_scores  # noqa: E402
+from kg.schema import NodeType, node_key  # noqa: E402
+
+
+def _path(name: str) -> Path:
+    p = Path(name)
+    return p if p.exists() or p.parent != Path(".") else CONF / name
+
+
+def read_records(names: list[str]) -> list[Record]:
+    from kg.ingest import ingest
+
+    return ingest([_path(n) for n in names]).records
+
+
+def extract(records: list[Record]) -> tuple[list[Record], bool]:
+    try:
+        from extractors.pipeline import extract_records
+    except ImportError:
+        return records, False
+    return list(extract_records(records)), True
+
+
+def _queries(G, future: list[Record], index: AuthorIndex) -> dict[str, set[str]]:
+    hist = {k for k, t in G.nodes(data="type") if t == NodeType.AUTHOR.value}
+    co = _index(G).co
+    out: dict[str, set[str]] = {}
+    for rec in future:
+        keys = list(dict.fromkeys(node_key(NodeType.AUTHOR, index.resolve(a)) for a in rec.authors))
+        keys = [k for k in keys if k in hist]
+        for a in keys:
+            for b in keys:
+                if a != b and b not in co.get(a, {}):
+                    out.setdefault(a, set()).add(b)
+    return out
+
+
+def _rank_metrics(scores: dict[str, float], candidates: list[str], truth: set[str],
+                  tiebreak: dict[str, float], default: float = 0.0) -> tuple[float, bool]:
+    """Reciprocal rank of the best true candidate and whether it is in the top 10."""
+    best = None
+    for t in truth:
+        st, bt = scores.get(t, default), tiebreak[t]
+        rank = 1
+        for c in candidates:
+            sc = scores.get(c, default)
+            if sc > st or (sc == st and tiebreak[c] < bt):
+                rank += 1
+        best = rank if best is None else min(best, rank)
+    assert best is not None
+    return 1.0 / best, best <= 10
+
+
+def run(history: list[str], future: list[str], *, weights: dict[str, float] | None = None,
+        seed: int = 0, extraction: bool = True) -> dict:
+    t0 = time.perf_counter()
+    hist_recs = read_records(history)
+    fut_recs = read_records(future)
+    has_entities = False
+    if extraction:
+        hist_recs, has_entities = extract(hist_recs)
+    index = AuthorIndex.from_records(hist_recs)
+    G = build_graph(hist_recs, authors=index)
+    queries = _queries(G, fut_recs, index)
+    authors = sorted(k for k, t in G.nodes(data="type") if t == NodeType.AUTHOR.value)
+    rng = random.Random(seed)
+    tiebreak = {a: rng.random() for a in authors}
+    rnd = {a: rng.random() for a in authors}
+    co = _index(G).co
+    totals = {m: [0.0, 0] for m in ("paperkg", "adamic_adar", "common_neighbours", "random")}
+    n_cand = 0
+    for a in sorted(queries):
+        truth = queries[a]
+        cands = [c for c in authors if c != a and c not in co.get(a, {})]
+        n_cand += len(cands)
+        nb = co.get(a, {})
+        cn: dict[str, float] = {}
+        aa: dict[str, float] = {}
+        for z in nb:
+            dz = len(co[z])
+            for c in co[z]:
+                if c != a:
+                    cn[c] = cn.get(c, 0.0) + 1.0
+                    aa[c] = aa.get(c, 0.0) + 1.0 / math.log(dz)
+        pk = author_scores(G, a, candidates=cands, weights=weights)
+        for name, sc in (("paperkg", pk), ("adamic_adar", aa), ("common_neighbours", cn), ("random", rnd)):
+            rr, hit = _rank_metrics(sc, cands, truth, tiebreak)
+            totals[name][0] += rr
+            totals[name][1] += hit
+    nq = len(queries)
+    out = {name: {"mrr": round(s / nq, 4) if nq else 0.0, "hits@10": round(h / nq, 4) if nq else 0.0}
+           for name, (s, h) in totals.items()}
+    out.update(queries=nq, candidates=round(n_cand / nq) if nq else 0, history_authors=len(authors),
+               history_papers=len(hist_recs), future_papers=len(fut_recs), entities=has_entities,
+               seconds=round(time.perf_counter() - t0, 1))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--history", nargs="+", required=True, help="history paper files")
+    ap.add_argument("--future", nargs="+", required=True, help="future paper files")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--no-extraction", action="store_true", help="build the graph without entities")
+    ap.add_argument("--weights", default=None, help='JSON object overriding kg.related.AUTHOR_WEIGHTS')
+    args = ap.parse_args(argv)
+    res = run(args.history, args.future, weights=json.loads(args.weights) if args.weights else None,
+              extraction=not args.no_extraction)
+    if args.json:
+        print(json.dumps(res))
+        return 0
+    print(f"history {' '.join(args.history)} -> future {' '.join(args.future)}")
+    print(f"{res['history_papers']} history papers, {res['history_authors']} history authors, "
+          f"{res['queries']} queries, {res['candidates']} candidates per query, "
+          f"entities: {'yes' if res['entities'] else 'no (extractors.pipeline missing)'}, {res['seconds']} s")
+    print(f"{'method':<20}{'MRR':>8}{'Hits@10':>10}")
+    for m in ("paperkg", "adamic_adar", "common_neighbours", "random"):
+        print(f"{m:<20}{res[m]['mrr']:>8.4f}{res[m]['hits@10']:>10.4f}")
+    aa = res["adamic_adar"]["mrr"]
+    if aa:
+        print(f"paperkg / adamic_adar MRR: {res['paperkg']['mrr'] / aa:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,337 @@
+"""Full-text search over a build: papers ranked by BM25, and authors/entities found by name.
+
+The index is one SQLite file (``OUT/search.sqlite``) with FTS5 tables using the ``unicode61``
+tokenizer with ``remove_diacritics 2``, so ``candes`` finds ``Candès`` and case never matters.
+Papers are ranked by FTS5's built-in BM25 (Robertson & Zaragoza, 2009) over four columns with
+weights title 10, entity names 5, authors 3, abstract 1. Filters (author, method, benchmark,
+category, year) are exact look-ups in a side table, so they cost no scan.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> from kg.records import Record
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "search.sqlite"
+>>> build_search_index([Record("p1", "Hypergraph clustering", None, ("Emmanuel Candès",))], path)
+1
+>>> [h.key for h in search(path, "hypergraph", author="emmanuel candes").papers]
+['paper:p1']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import re
+import sqlite3
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import networkx as nx
+
+from kg.errors import NotFoundError, QueryError
+from kg.records import Record
+from kg.schema import EdgeType, NodeType
+from kg.text import fold, match_key
+
+#: BM25 column weights: title, abstract, entities, authors.
+BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)
+SEARCH_SCHEMA = "1"
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+_ENTITY_EDGES = {EdgeType.PROPOSES.value: NodeType.METHOD.value, EdgeType.USES.value: NodeType.METHOD.value,
+                 EdgeType.INTRODUCES.value: NodeType.BENCHMARK.value,
+                 EdgeType.EVALUATES_ON.value: NodeType.BENCHMARK.value, EdgeType.ABOUT.value: NodeType.CONCEPT.value}
+_NAME_TYPES = (NodeType.AUTHOR.value, NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value)
+
+_DDL = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE paper(id INTEGER PRIMARY KEY, key TEXT NOT NULL, label TEXT, year INTEGER, category TEXT,
+                   authors TEXT);
+CREATE VIRTUAL TABLE paper_fts USING fts5(title, abstract, entities, authors, content='',
+                                          tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE name(id INTEGER PRIMARY KEY, key TEXT NOT NULL, type TEXT NOT NULL, label TEXT NOT NULL,
+                  folded TEXT NOT NULL, n_papers INTEGER);
+CREATE VIRTUAL TABLE name_fts USING fts5(name, aliases, content='', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE name_alias(folded TEXT NOT NULL, name INTEGER NOT NULL);
+CREATE TABLE facet(kind TEXT NOT NULL, value TEXT NOT NULL, paper INTEGER NOT NULL);
+"""
+_INDEXES = """
+CREATE INDEX facet_kv ON facet(kind, value, paper);
+CREATE INDEX name_alias_folded ON name_alias(folded);
+CREATE INDEX paper_year ON paper(year);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One result: a node key, its type and label, and its score (higher is better)."""
+
+    key: str
+    type: str
+    label: str
+    score: float
+    year: int | None = None
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "type": self.type, "label": self.label, "score": round(self.score, 4),
+                "year": self.year, "detail": self.detail}
+
+
+@dataclass(slots=True)
+class SearchResults:
+    """Papers ranked by relevance, and authors/entities whose names match the query."""
+
+    papers: list[Hit] = field(default_factory=list)
+    names: list[Hit] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"papers": [h.to_dict() for h in self.papers], "names": [h.to_dict() for h in self.names]}
+
+
+def _graph_of(source: nx.MultiDiGraph | Iterable[Record]) -> nx.MultiDiGraph:
+    if isinstance(source, nx.Graph):
+        return source
+    from kg.graph import build_graph
+
+    return build_graph(source, top_k=0)
+
+
+def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | Path) -> int:
+    """Write the search index of a graph (or of records) to ``path``, atomically.
+
+    Returns
+    -------
+    int
+        Number of papers indexed.
+    """
+    G = _graph_of(source)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            n = _fill(con, G)
+        finally:
+            con.close()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return n
+
+
+def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph) -> int:
+    con.execute("PRAGMA journal_mode=OFF")
+    con.execute("PRAGMA synchronous=OFF")
+    con.executescript(_DDL)
+    con.executemany("INSERT INTO meta VALUES (?, ?)", [
+        ("search_schema", SEARCH_SCHEMA), ("schema_version", str(G.graph.get("schema_version"))),
+        ("pipeline_version", str(G.graph.get("pipeline_version")))])
+    name_ids: dict[str, int] = {}
+    name_rows, name_fts, alias_rows = [], [], []
+    for key, d in G.nodes(data=True):
+        if d.get("type") not in _NAME_TYPES:
+            continue
+        nid = len(name_ids) + 1
+        name_ids[key] = nid
+        label = d.get("name") or d.get("label") or key
+        aliases = list(d.get("aliases") or ())
+        name_rows.append((nid, key, d["type"], label, match_key(label), d.get("n_papers") or 0))
+        name_fts.append((nid, label, " ; ".join(aliases)))
+        for a in dict.fromkeys(match_key(x) for x in [label, *aliases]):
+            alias_rows.append((a, nid))
+    con.executemany("INSERT INTO name VALUES (?, ?, ?, ?, ?, ?)", name_rows)
+    con.executemany("INSERT INTO name_fts(rowid, name, aliases) VALUES (?, ?, ?)", name_fts)
+    con.executemany("INSERT INTO name_alias VALUES (?, ?)", alias_rows)
+
+    papers, fts, facets = [], [], []
+    for pid, (key, d) in enumerate(((k, d) for k, d in G.nodes(data=True) if d.get("type") == NodeType.PAPER.value),
+                                   start=1):
+        ent_names: list[str] = []
+        author_names: list[str] = []
+        for u, _, k in G.in_edges(key, keys=True):
+            if k == EdgeType.AUTHORED.value:
+                ad = G.nodes[u]
+                author_names += [ad.get("name") or u, *(ad.get("aliases") or ())]
+                facets.append(("author", u, pid))
+        for _, v, k in G.out_edges(key, keys=True):
+            vd = G.nodes[v]
+            if k in _ENTITY_EDGES:
+                ent_names += [vd.get("name") or v, *(vd.get("aliases") or ())]
+                facets.append((vd["type"], v, pid))
+            elif k == EdgeType.IN_CATEGORY.value:
+                for value in {match_key(vd.get("area") or ""), match_key(vd.get("name") or "")}:
+                    if value:
+                        facets.append(("category", value, pid))
+        papers.append((pid, key, d.get("label"), d.get("year"), d.get("category"), "; ".join(d.get("authors") or ())))
+        fts.append((pid, d.get("title") or "", d.get("abstract") or "", " ; ".join(dict.fromkeys(ent_names)),
+                    " ; ".join(author_names)))
+    con.executemany("INSERT INTO paper VALUES (?, ?, ?, ?, ?, ?)", papers)
+    con.executemany("INSERT INTO paper_fts(rowid, title, abstract, entities, authors) VALUES (?, ?, ?, ?, ?)", fts)
+    con.executemany("INSERT INTO facet VALUES (?, ?, ?)", sorted(set(facets)))
+    con.executescript(_INDEXES)
+    con.execute("INSERT INTO paper_fts(paper_fts) VALUES ('optimize')")
+    con.execute("INSERT INTO name_fts(name_fts) VALUES ('optimize')")
+    con.commit()
+    return len(papers)
+
+
+def fts_query(text: str, *, any_word: bool = False) -> str:
+    """An FTS5 query from free text: each word quoted (no syntax errors possible), all required.
+
+    Examples
+    --------
+    >>> fts_query('Hypergraph "clustering" OR x*')
+    '"hypergraph" AND "clustering" AND "or" AND "x"'
+    """
+    words = _TOKEN.findall(fold(text))
+    return (" OR " if any_word else " AND ").join(f'"{w}"' for w in words)
+
+
+def _connect(path: str | Path) -> sqlite3.Connection:
+    path = Path(path)
+    if not path.is_file():
+        raise NotFoundError(f"{path}: no search index; run `kg build INPUT... -o {path.parent}` first")
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    return con
+
+
+def _parse_year(year: int | str | None) -> tuple[int, int] | None:
+    if year is None or year == "":
+        return None
+    if isinstance(year, int):
+        return year, year
+    m = re.fullmatch(r"\s*(\d{4})\s*(?:[-–:]\s*(\d{4})\s*)?", str(year))
+    if not m:
+        raise QueryError(f"bad --year {year!r}: give a year (2024) or a range (2018-2020)")
+    lo = int(m.group(1))
+    hi = int(m.group(2) or lo)
+    return (lo, hi) if lo <= hi else (hi, lo)
+
+
+def _resolve_names(con: sqlite3.Connection, text: str, types: tuple[str, ...], what: str) -> list[str]:
+    """Node keys of the names matching ``text`` exactly (folded), else containing all its words."""
+    marks = ",".join("?" * len(types))
+    rows = con.execute(
+        f"SELECT DISTINCT n.key FROM name_alias a JOIN name n ON n.id = a.name "
+        f"WHERE a.folded = ? AND n.type IN ({marks})", (match_key(text), *types)).fetchall()
+    if not rows and fts_query(text):
+        rows = con.execute(
+            f"SELECT n.key FROM name_fts JOIN name n ON n.id = name_fts.rowid "
+            f"WHERE name_fts MATCH ? AND n.type IN ({marks})", (fts_query(text), *types)).fetchall()
+    if rows:
+        return [r[0] for r in rows]
+    labels = [r[0] for r in con.execute(f"SELECT label FROM name WHERE type IN ({marks})", types)]
+    raise NotFoundError(_no_match(what, text, labels))
+
+
+def _no_match(what: str, text: str, labels: list[str]) -> str:
+    by_fold: dict[str, str] = {}
+    for lab in labels:
+        by_fold.setdefault(fold(lab), lab)
+    close = difflib.get_close_matches(fold(text), list(by_fold), n=5, cutoff=0.6)
+    hint = "; close matches: " + ", ".join(by_fold[c] for c in close) if close else "; no close matches"
+    return f"no {what} named {text!r}{hint}"
+
+
+def search(
+    path: str | Path,
+    query: str = "",
+    *,
+    author: str | None = None,
+    method: str | None = None,
+    benchmark: str | None = None,
+    category: str | None = None,
+    year: int | str | None = None,
+    limit: int = 10,
+) -> SearchResults:
+    """Search a build's index.
+
+    Parameters
+    ----------
+    path
+        The index file (``Workspace.search_path``).
+    query
+        Free text; every word must occur in the title, abstract, entity names or authors
+        (accents and case ignored). When no paper has them all, papers with any are ranked.
+    author, method, benchmark, category
+        Keep papers with this author / method / benchmark (matched by name or alias, accents and
+        case ignored) or in this area or subarea. An unknown name raises
+        :class:`kg.errors.NotFoundError` listing close matches.
+    year
+        A year (``2024``) or an inclusive range (``"2018-2020"``).
+    limit
+        Most papers (and names) returned.
+
+    Returns
+    -------
+    SearchResults
+        ``papers`` by BM25 (or newest first when ``query`` is empty), and ``names``: authors and
+        entities whose name contains the query's words.
+    """
+    years = _parse_year(year)
+    con = _connect(path)
+    try:
+        where: list[str] = []
+        args: list[Any] = []
+        for kind_types, value, what in (
+            ((NodeType.AUTHOR.value,), author, "author"),
+            ((NodeType.METHOD.value,), method, "method"),
+            ((NodeType.BENCHMARK.value,), benchmark, "benchmark"),
+        ):
+            if value:
+                keys = _resolve_names(con, value, kind_types, what)
+                marks = ",".join("?" * len(keys))
+                where.append(f"p.id IN (SELECT paper FROM facet WHERE kind = ? AND value IN ({marks}))")
+                args += [kind_types[0], *keys]
+        if category:
+            cat = match_key(category)
+            known = [r[0] for r in con.execute("SELECT DISTINCT value FROM facet WHERE kind = 'category'")]
+            if cat not in known:
+                raise NotFoundError(_no_match("category", category, known))
+            where.append("p.id IN (SELECT paper FROM facet WHERE kind = 'category' AND value = ?)")
+            args.append(cat)
+        if years:
+            where.append("p.year BETWEEN ? AND ?")
+            args += list(years)
+        results = SearchResults()
+        q = fts_query(query)
+        if q:
+            results.papers = _ranked(con, q, where, args, limit)
+            if not results.papers:
+                results.papers = _ranked(con, fts_query(query, any_word=True), where, args, limit)
+            results.names = _names(con, q, limit)
+        else:
+            cond = " AND ".join(where) or "1"
+            rows = con.execute(f"SELECT p.key, p.label, p.year, p.authors FROM paper p WHERE {cond} "
+                               f"ORDER BY p.year DESC, p.id LIMIT ?", (*args, limit)).fetchall()
+            results.papers = [Hit(k, NodeType.PAPER.value, lab, 0.0, y, au or "") for k, lab, y, au in rows]
+        return results
+    except sqlite3.OperationalError as exc:
+        raise QueryError(f"search failed for {query!r}: {exc}") from exc
+    finally:
+        con.close()
+
+
+def _ranked(con: sqlite3.Connection, q: str, where: list[str], args: list[Any], limit: int) -> list[Hit]:
+    weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+    cond = "".join(f" AND {w}" for w in where)
+    rows = con.execute(
+        f"SELECT p.key, p.label, p.year, p.authors, bm25(paper_fts, {weights}) AS s "
+        f"FROM paper_fts JOIN paper p ON p.id = paper_fts.rowid "
+        f"WHERE paper_fts MATCH ?{cond} ORDER BY s LIMIT ?", (q, *args, limit)).fetchall()
+    return [Hit(k, NodeType.PAPER.value, lab, -s, y, au or "") for k, lab, y, au, s in rows]
+
+
+def _names(con: sqlite3.Connection, q: str, limit: int) -> list[Hit]:
+    rows = con.execute(
+        "SELECT n.key, n.type, n.label, n.n_papers, bm25(name_fts, 2.0, 1.0) AS s "
+        "FROM name_fts JOIN name n ON n.id = name_fts.rowid WHERE name_fts MATCH ? "
+        "ORDER BY s, n.n_papers DESC LIMIT ?", (q, limit)).fetchall()
+    return [Hit(k, t, lab, -s, None, f"{n} papers") for k, t, lab, n, s in rows]
