@@ -44,6 +44,7 @@ class IngestResult:
     read: int
     conflicts: list[Conflict]
     skipped_examples: list[str]
+    kept_apart: int = 0
 
     @property
     def skipped(self) -> Counter:
@@ -63,6 +64,7 @@ class IngestResult:
             "skipped_reasons": dict(self.skipped),
             "skipped_examples": self.skipped_examples,
             "conflicts": len(self.conflicts),
+            "same_key_kept_apart": self.kept_apart,
         }
 
 
@@ -144,7 +146,7 @@ def ingest(inputs: Iterable[str | Path], *, format: str | None = None, skip_bad:
         stream = _cached_records(paths, cache, format=format, skip_bad=skip_bad, reports=reports,
                                  examples=examples, on_file=on_file)
     merged = merge_records(stream)
-    return IngestResult(merged.records, reports, merged.read, merged.conflicts, examples)
+    return IngestResult(merged.records, reports, merged.read, merged.conflicts, examples, merged.kept_apart)
 
 
 def write_conflicts(conflicts: Iterable[Conflict], path: str | Path) -> int:

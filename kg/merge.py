@@ -8,6 +8,9 @@ Two records are the same paper when they share any *match key*:
 - the folded title together with the first author's family name.
 
 Keys are joined with union-find, so A~B by DOI and B~C by abstract puts A, B and C together.
+No key joins two records whose titles differ and whose author lists share nobody: real
+sources attach one paper's abstract (or id) to another paper by mistake, and those stay two
+papers (counted as ``kept_apart``).
 
 Merge rule, field by field (documented in the README; conflicts are reported, never dropped):
 
@@ -90,6 +93,8 @@ class MergeResult:
     records: list[Record]
     read: int
     conflicts: list[Conflict] = field(default_factory=list)
+    #: Pairs sharing a key but kept apart because title and authors say they differ.
+    kept_apart: int = 0
 
     @property
     def merged(self) -> int:
@@ -105,13 +110,18 @@ def merge_records(records: Iterable[Record]) -> MergeResult:
     items: list[Record] = []
     uf = _UnionFind()
     owner: dict[str, int] = {}
+    kept_apart = 0
     for rec in records:
         i = uf.add()
         items.append(rec)
         for key in match_keys(rec):
             j = owner.setdefault(key, i)
-            if j != i:
-                uf.union(j, i)
+            if j == i:
+                continue
+            if _different_papers(items[j], rec):
+                kept_apart += 1
+                continue
+            uf.union(j, i)
     groups: dict[int, list[int]] = {}
     for i in range(len(items)):
         groups.setdefault(uf.find(i), []).append(i)
@@ -125,7 +135,16 @@ def merge_records(records: Iterable[Record]) -> MergeResult:
             merged, found = _merge_group([items[i] for i in members])
             out.append(merged)
             conflicts.extend(found)
-    return MergeResult(out, len(items), conflicts)
+    return MergeResult(out, len(items), conflicts, kept_apart)
+
+
+def _different_papers(a: Record, b: Record) -> bool:
+    """Titles differ and no author in common: a shared key is a source's mistake."""
+    if not (a.title and b.title and a.authors and b.authors):
+        return False
+    if match_key(a.title) == match_key(b.title):
+        return False
+    return not ({name_key(n) for n in a.authors} & {name_key(n) for n in b.authors})
 
 
 def _source_names(recs: list[Record]) -> tuple[str, ...]:

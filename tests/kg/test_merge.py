@@ -75,3 +75,13 @@ def test_transitive_merge_keeps_first_read_order():
     result = merge_records([x, a, b, c])
     assert [r.sources[0].file for r in result.records] == ["x", "a"]
     assert result.records[1].id == "arxiv:2401.00001"
+
+
+def test_same_abstract_on_different_papers_is_kept_apart():
+    # Sources sometimes attach one paper's abstract to another paper: different title, no
+    # shared author. Those are two papers, counted, not merged.
+    a = rec("a", 1, abstract=ABSTRACT, title="Widget Sorting", authors=["Ada Lovelace"])
+    b = rec("a", 2, abstract=ABSTRACT, title="Protein Folding at Scale", authors=["Rosalind Franklin"])
+    c = rec("a", 3, abstract=ABSTRACT, title="Widget sorting", authors=["Ada Lovelace", "Alan Turing"])
+    result = merge_records([a, b, c])
+    assert len(result.records) == 2 and result.kept_apart == 1
