@@ -2,7 +2,7 @@
 
 The author score combines, for a query author ``a`` and a candidate ``c``:
 
-- **co-author proximity**: Adamic–Adar over common co-authors ``z``,
+- **co-author proximity**: joint papers (for existing co-authors), Adamic–Adar over common co-authors ``z``,
   ``sum 1 / log(deg z)`` (Adamic & Adar, 2003), plus a resource-allocation walk of length 3,
   ``sum 1 / (deg z1 * deg z2)`` over paths ``a - z1 - z2 - c`` (Zhou, Lü & Zhang, 2009, extended to
   three hops as in Kovács et al., 2019);
@@ -34,7 +34,7 @@ from kg.schema import EdgeType, NodeType
 from kg.text import fold
 
 #: Weights of the author score components (see module doc).
-AUTHOR_WEIGHTS: dict[str, float] = {"aa": 1.0, "p3": 2.0, "topics": 0.15, "categories": 0.1,
+AUTHOR_WEIGHTS: dict[str, float] = {"co": 1.0, "aa": 1.0, "p3": 2.0, "topics": 0.15, "categories": 0.1,
                                     "citations": 0.3, "prior": 0.05}
 #: Weights of the paper score components.
 PAPER_WEIGHTS: dict[str, float] = {"authors": 2.0, "topics": 1.0, "citations": 1.5, "coupling": 0.5,
@@ -212,13 +212,14 @@ def author_components(G: nx.MultiDiGraph, author: str) -> dict[str, dict[str, fl
     """Score components of every candidate related to ``author`` by any signal.
 
     Candidates are authors within three co-author hops or sharing a rare method, benchmark or
-    concept. Returns candidate key -> ``{"aa", "p3", "topics", "categories", "citations"}``.
+    concept. Returns candidate key -> ``{"co", "aa", "p3", "topics"}`` (``co``: joint papers).
     """
     idx = _index(G)
     co = idx.co
-    comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(("aa", "p3", "topics"), 0.0))
+    comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(("co", "aa", "p3", "topics"), 0.0))
     nbrs = co.get(author, {})
-    for z in nbrs:
+    for z, joint in nbrs.items():
+        comps[z]["co"] = float(joint)
         dz = len(co[z])
         if dz > 1:
             for c in co[z]:
@@ -275,7 +276,8 @@ def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] 
         comp = comps.get(c)
         s = w["prior"] * math.log1p(len(idx.papers_of.get(c, ())))
         if comp is not None:
-            s += w["aa"] * comp["aa"] + w["p3"] * comp["p3"] + w["topics"] * comp["topics"]
+            s += (w["co"] * comp["co"] + w["aa"] * comp["aa"] + w["p3"] * comp["p3"]
+                  + w["topics"] * comp["topics"])
             if w["categories"] or w["citations"]:
                 cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
                 s += w["categories"] * cat + w["citations"] * n_cite
@@ -330,7 +332,7 @@ def related_authors(
         if hops is not None and hops <= limit:
             continue
         cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
-        s = (w["aa"] * comp["aa"] + w["p3"] * comp["p3"] + w["topics"] * comp["topics"]
+        s = (w["co"] * comp["co"] + w["aa"] * comp["aa"] + w["p3"] * comp["p3"] + w["topics"] * comp["topics"]
              + w["categories"] * cat + w["citations"] * n_cite
              + w["prior"] * math.log1p(len(idx.papers_of.get(c, ()))))
         rows.append((s, c, hops, {**comp, "categories": cat, "citations": float(n_cite)}))
@@ -386,13 +388,13 @@ def related_papers(G: nx.MultiDiGraph, paper_id: str, *, top: int = 10) -> list[
             continue
         for q in {u for u, _ in G.in_edges(it)}:
             comps[q]["topics"] += idx.idf[it]
-    for q in idx.cites.get(p, ()) | idx.cited_by.get(p, ()):
+    for q in idx.cites.get(p, set()) | idx.cited_by.get(p, set()):
         comps[q]["citations"] += 1.0
-    for r in idx.cites.get(p, ()):
-        for q in idx.cited_by.get(r, ()):
+    for r in idx.cites.get(p, set()):
+        for q in idx.cited_by.get(r, set()):
             comps[q]["coupling"] += 1.0
-    for r in idx.cited_by.get(p, ()):
-        for q in idx.cites.get(r, ()):
+    for r in idx.cited_by.get(p, set()):
+        for q in idx.cites.get(r, set()):
             comps[q]["coupling"] += 1.0
     comps.pop(p, None)
     my_cats = idx.cats_of_paper.get(p, set())
@@ -416,9 +418,9 @@ def _paper_reasons(G: nx.MultiDiGraph, idx: _Index, p: str, q: str) -> list[str]
                     key=lambda it: (-idx.idf[it], it))
     if shared:
         reasons.append(f"both on {_join([G.nodes[it]['name'] for it in shared[:3]])}")
-    if q in idx.cites.get(p, ()):
+    if q in idx.cites.get(p, set()):
         reasons.append("cited by this paper")
-    if p in idx.cites.get(q, ()):
+    if p in idx.cites.get(q, set()):
         reasons.append("cites this paper")
     n_refs = len(idx.cites.get(p, set()) & idx.cites.get(q, set()))
     if n_refs:
