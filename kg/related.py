@@ -34,7 +34,7 @@ from kg.schema import EdgeType, NodeType
 from kg.text import fold
 
 #: Weights of the author score components (see module doc).
-AUTHOR_WEIGHTS: dict[str, float] = {"co": 1.0, "aa": 1.0, "p3": 2.0, "topics": 0.15, "categories": 0.1,
+AUTHOR_WEIGHTS: dict[str, float] = {"co": 3.0, "aa": 1.0, "p3": 2.0, "topics": 0.15, "categories": 0.1,
                                     "citations": 0.3, "prior": 0.05}
 #: Weights of the paper score components.
 PAPER_WEIGHTS: dict[str, float] = {"authors": 2.0, "topics": 1.0, "citations": 1.5, "coupling": 0.5,
