@@ -1,0 +1,624 @@
+"""Research concepts (topics and tasks) of a paper, normalised so that two papers share a node.
+
+Without a tagger or parser (the default pipeline is ``spacy.blank("en")``), candidate phrases
+come from cheap rules in the spirit of RAKE (Rose, Engel, Cramer & Cowley 2010, "Automatic
+keyword extraction from individual documents", in *Text Mining: Applications and Theory*):
+stopwords and punctuation delimit phrases. paperkg keeps only phrases that end in a topical
+head word (``learning``, ``classification``, ``estimation``, ``optimization``, ``models``...,
+list in ``data/concepts_heads.txt``) preceded by one to three content words, plus task and topic
+names matched as written (``data/concepts_tasks.txt``, derived from the shared ML gazetteer by
+:func:`build_task_list`, and the hand-curated ``data/concepts_topics.txt``). So "strategic
+classification", "tabular foundation models", "KV cache eviction", "zeroth-order Hessian
+estimation" are found; "extensive experiments" or "our method" are not (no topical head, or
+in ``data/concepts_generic_phrases.txt``).
+
+With a trained pipeline (``doc.has_annotation("DEP")``) a phrase must also stay inside one of
+``doc.noun_chunks``, which gives cleaner left boundaries.
+
+Normalisation (:func:`concept_key`): accents and case folded, British spellings folded
+(``optimisation``), the head put in the singular, hyphens and spaces removed, so "Zeroth-Order
+optimisation" and "zeroth order optimizations" are one key. Acronyms are expanded with
+``doc._.abbreviations`` when the abbreviation component ran (else with a small local
+"long form (SHORT)" check), so "ZO Hessian estimation" after "Zeroth-Order (ZO)" is
+"Zeroth-Order Hessian estimation", and a bare "FL" after "federated learning (FL)" is a
+mention of "federated learning".
+
+Output: ``doc.spans["paperkg_concepts"]`` (label ``CONCEPT``), ``span.kb_id_`` = canonical
+name (also ``span._.concept_name``), ``span.id_`` = the rule that fired (``concept_head``,
+``concept_core``, ``concept_task``, ``concept_topic``, ``concept_abbreviation``).
+:func:`concepts_from_doc` gives :class:`kg.records.Entity` records; :func:`consolidate_concepts`
+unifies them across a corpus.
+
+Every pattern is compiled once at import, with bounded repetition, so time is linear in the
+length of the text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span, SpanGroup
+
+from kg.records import Entity, Mention, Record
+from kg.schema import EntityType
+
+#: Span label and default ``doc.spans`` key.
+CONCEPT = "CONCEPT"
+SPANS_KEY = "paperkg_concepts"
+
+RULE_HEAD = "concept_head"
+RULE_CORE = "concept_core"
+RULE_TASK = "concept_task"
+RULE_TOPIC = "concept_topic"
+RULE_ABBREVIATION = "concept_abbreviation"
+
+DATA = Path(__file__).resolve().parent / "data"
+_MAX_MODIFIERS = 3
+_MAX_WORD = 32
+
+if not Span.has_extension("concept_name"):
+    Span.set_extension("concept_name", getter=lambda span: span.kb_id_ or None)
+
+
+def _read_list(name: str) -> list[str]:
+    """Lines of a word list in ``data/``, without ``#`` comments and blank lines."""
+    out = []
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.append(line)
+    return out
+
+
+def _read_words(name: str) -> frozenset[str]:
+    return frozenset(w.lower() for line in _read_list(name) for w in line.split())
+
+
+STOPWORDS = _read_words("concepts_stopwords.txt")
+GENERIC_MODIFIERS = _read_words("concepts_generic_modifiers.txt")
+HEADS = tuple(_read_list("concepts_heads.txt"))
+MODIFIER_WORDS = _read_words("concepts_modifier_words.txt")
+#: Words after a head that make it part of a measurement ("generalization error"): no concept.
+MEASURE_TAILS = frozenset("""error errors bound bounds gap gaps rate rates loss losses accuracy
+cost costs ability abilities capability capabilities guarantee guarantees complexity
+complexities performance score scores quality speed time efficiency""".split())
+#: Prefixes that do not make a hyphenated head a concept on their own ("post-manipulation").
+_WEAK_PREFIXES = frozenset("post pre non re co sub anti semi over under well ill".split())
+
+_BRITISH = ((re.compile(r"isation"), "ization"), (re.compile(r"elling\b"), "eling"),
+            (re.compile(r"defence"), "defense"), (re.compile(r"summarisation"), "summarization"))
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_KEEP_S = ("ss", "us", "is", "ics", "ous", "sis", "ness")
+
+
+def _singular(word: str) -> str:
+    """The singular of an English head noun (or acronym: ``LLMs`` -> ``LLM``).
+
+    Examples
+    --------
+    >>> [_singular(w) for w in ["models", "strategies", "processes", "analyses", "dynamics", "LLMs"]]
+    ['model', 'strategy', 'process', 'analysis', 'dynamics', 'LLM']
+    """
+    lower = word.lower()
+    if len(word) > 2 and word[-1] == "s" and word[:-1].isupper():
+        return word[:-1]
+    if len(lower) <= 3 or not lower.endswith("s") or lower.endswith(_KEEP_S):
+        return word
+    if lower.endswith("ses") and lower.endswith(("lyses", "theses", "bases")):
+        return word[:-2] + "is" if not lower.endswith("bases") else word[:-1]
+    if lower.endswith("ies") and len(lower) > 4:
+        return word[:-3] + "y"
+    if lower.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    for pat, rep in _BRITISH:
+        text = pat.sub(rep, text)
+    return text
+
+
+def concept_key(name: str) -> str:
+    """The matching key of a concept name: folded, head in the singular, no spaces or hyphens.
+
+    Examples
+    --------
+    >>> concept_key("Zeroth-Order Optimisation") == concept_key("zeroth order optimizations")
+    True
+    >>> concept_key("Tabular foundation models")
+    'tabularfoundationmodel'
+    """
+    words = name.replace("‑", "-").split()
+    if not words:
+        return ""
+    words[-1] = _singular(words[-1])
+    return _NON_ALNUM.sub("", _fold(" ".join(words)))
+
+
+GENERIC_KEYS = frozenset(concept_key(p) for p in _read_list("concepts_generic_phrases.txt"))
+_HEAD_KEYS = frozenset(concept_key(h) for h in HEADS)
+
+# A head word (any case, optional plural), not preceded by a letter (a hyphen is fine:
+# "meta-learning") and not followed by a word character or hyphen.
+_HEAD_RE = re.compile(
+    r"(?<![^\W\d_])(?:" + "|".join(sorted((re.escape(h) for h in HEADS), key=len, reverse=True))
+    + r")(?:e?s)?(?![\w\-‑])", re.IGNORECASE)
+# Text that must not be read as words: inline math, LaTeX commands, HTML tags, and
+# parenthesised acronyms inside a phrase ("Zeroth-Order (ZO) Hessian estimation").
+_MASK = re.compile(r"\$[^$]{0,400}\$|\*{1,3}|\\[A-Za-z]{1,30}|<[^<>]{0,300}>|&[a-z]{2,8};|"
+                   r"\((?P<acr>[A-Z][A-Za-z0-9\-]{0,9}[A-Z0-9]s?)\)")
+_WORD_OK = re.compile(r"[^\W_][\w\-‑'’]{0,40}")
+_ACRONYM = re.compile(r"[A-Z][A-Za-z0-9\-]{0,9}[A-Z0-9]s?")
+_QUICK = re.compile(r"[A-Za-z]{3}")
+_ADVERB_ENDINGS = ("ally", "ely", "ily", "bly", "tly", "sly", "rly", "nly", "dly", "vely", "ously")
+_NEXT_WORD = re.compile(r"[ \t]{1,5}([^\W_][\w\-‑]{0,40})")
+
+
+@lru_cache(maxsize=1)
+def _phrase_lists() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(_read_list("concepts_tasks.txt")), tuple(_read_list("concepts_topics.txt"))
+
+
+def _display_word(word: str, text: str, start: int, title_case: bool = False) -> str:
+    """Lower-case a word unless it is an acronym or a proper adjective (``Hessian``).
+
+    A capitalised word keeps its capital in mid-sentence, when it is not hyphenated and the
+    phrase is not in title case ("Policy Optimization").
+    """
+    if sum(c.isupper() for c in word) >= 2 and not ("-" in word and word[1:2].islower()):
+        return word
+    if word[:1].isupper() and not title_case and "-" not in word:
+        before = text[max(0, start - 3):start].rstrip()
+        if before and before[-1] not in ".!?:\"'([{":
+            return word
+    return word.lower()
+
+
+def _initials_match(words: list[str], short: str) -> int:
+    """How many trailing words spell ``short`` by initials (0 if none): ``Zeroth-Order`` = ZO."""
+    letters = short.rstrip("s") if short[:-1].isupper() else short
+    letters = "".join(c for c in letters if c.isalnum()).upper()
+    for k in range(1, min(len(words), len(letters)) + 1):
+        parts = [p for w in words[-k:] for p in re.split(r"[-‑]", w) if p]
+        if "".join(p[0] for p in parts).upper() == letters:
+            return k
+        if "".join(p[0] for p in parts if p.lower() not in STOPWORDS).upper() == letters:
+            return k
+    return 0
+
+
+def _local_abbreviations(masked: str, acronyms: list[tuple[int, int, str]]) -> dict[str, str]:
+    """``long form (SHORT)`` pairs found next to each other, checked by initials only."""
+    out: dict[str, str] = {}
+    for start, _end, short in acronyms:
+        words = masked[max(0, start - 160):start].split()[-(len(short) + 2):]
+        clean: list[str] = []
+        for w in reversed(words):
+            if not _WORD_OK.fullmatch(w):
+                break
+            clean.insert(0, w)
+        k = _initials_match(clean, short)
+        if k:
+            out.setdefault(short, " ".join(clean[-k:]))
+    return out
+
+
+class ConceptFinder:
+    """Find concept phrases and store them in ``doc.spans[spans_key]``.
+
+    Parameters
+    ----------
+    nlp : Language
+        The pipeline (its tokenizer builds the task and topic patterns).
+    name : str
+        Component name.
+    spans_key : str
+        Key in ``doc.spans`` for the results.
+    """
+
+    def __init__(self, nlp: Language, name: str = "paperkg_concepts", *,
+                 spans_key: str = SPANS_KEY) -> None:
+        self.name = name
+        self.spans_key = spans_key
+        self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+        tasks, topics = _phrase_lists()
+        self.matcher.add(RULE_TASK, [nlp.make_doc(t) for t in tasks])
+        self.matcher.add(RULE_TOPIC, [nlp.make_doc(t) for t in topics])
+        self._rules = {nlp.vocab.strings[r]: r for r in (RULE_TASK, RULE_TOPIC)}
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = []
+        text = doc.text
+        if text and _QUICK.search(text):
+            spans = self._find(doc, text)
+        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
+        return doc
+
+    # -- internals -------------------------------------------------------------------------
+    def _find(self, doc: Doc, text: str) -> list[Span]:
+        acronyms: list[tuple[int, int, str]] = []
+
+        def blank(m: re.Match[str]) -> str:
+            if m.group("acr"):
+                acronyms.append((m.start(), m.end(), m.group("acr")))
+            return " " * (m.end() - m.start())
+
+        masked = _MASK.sub(blank, text)
+        abbr = _local_abbreviations(masked, acronyms)
+        ext = doc._.abbreviations if Doc.has_extension("abbreviations") else None
+        if isinstance(ext, dict):
+            abbr.update({k: v for k, v in ext.items() if isinstance(k, str) and isinstance(v, str)})
+        bounds = None
+        if doc.has_annotation("DEP"):
+            bounds = [(c.start_char, c.end_char) for c in doc.noun_chunks]
+
+        # (start, end, display name, rule)
+        found: list[tuple[int, int, str, str]] = []
+        for m in _HEAD_RE.finditer(masked):
+            found.extend(self._head_candidates(text, masked, m.start(), m.end(), abbr, bounds))
+        for match_id, s, e in self.matcher(doc):
+            span = doc[s:e]
+            title_case = span[-1].text[:1].isupper()
+            display = "".join(_display_word(t.text, text, t.idx, title_case) + t.whitespace_
+                              for t in span)
+            display_words = display.split()
+            display_words[-1] = _singular(display_words[-1])
+            found.append((span.start_char, span.end_char, " ".join(display_words),
+                          self._rules[match_id]))
+
+        by_key: dict[str, list[tuple[int, int, str, str]]] = defaultdict(list)
+        for cand in found:
+            key = concept_key(cand[2])
+            if key and key not in GENERIC_KEYS and key not in _HEAD_KEYS:
+                by_key[key].append(cand)
+        # Bare short forms of a concept's long form are mentions of it ("FL").
+        for short, long in abbr.items():
+            key = concept_key(long)
+            if key in by_key and len(short) >= 2:
+                for s in _find_word(text, short):
+                    by_key[key].append((s, s + len(short), by_key[key][0][2], RULE_ABBREVIATION))
+
+        spans: list[Span] = []
+        seen: set[tuple[int, int, str]] = set()
+        for key, cands in by_key.items():
+            name = _choose_name([c[2] for c in cands if c[3] != RULE_ABBREVIATION])
+            for start, end, _display, rule in cands:
+                if (start, end, key) in seen:
+                    continue
+                seen.add((start, end, key))
+                span = doc.char_span(start, end, label=CONCEPT, kb_id=name, span_id=rule,
+                                     alignment_mode="expand")
+                if span is not None:
+                    spans.append(span)
+        spans.sort(key=lambda sp: (sp.start, sp.end))
+        return spans
+
+    def _head_candidates(self, text: str, masked: str, hs: int, he: int, abbr: dict[str, str],
+                         bounds: list[tuple[int, int]] | None) -> list[tuple[int, int, str, str]]:
+        lo = 0
+        if bounds is not None:
+            inside = [b for b in bounds if b[0] <= hs and he <= b[1]]
+            if not inside:
+                return []
+            lo = inside[0][0]
+        # What follows decides whether this head ends a phrase: a following head word means
+        # it is a modifier ("reasoning models"), a measurement word that it is part of a
+        # measure ("generalization error").
+        nxt = _NEXT_WORD.match(masked, he)
+        if nxt:
+            following = nxt.group(1).lower()
+            if following in MEASURE_TAILS or _HEAD_RE.fullmatch(following):
+                return []
+        # The head word may be the end of a hyphenated compound ("meta-learning").
+        ws = hs
+        if ws > lo and masked[ws - 1] in "-‑":
+            k = ws - 1
+            while k > lo and not masked[k - 1].isspace() and hs - k <= _MAX_WORD:
+                k -= 1
+            if _WORD_OK.fullmatch(masked[k:hs - 1]):
+                ws = k
+        compound = ws < hs
+        # Up to three modifiers before it, stopping at punctuation, stopwords, adverbs, verb
+        # forms and evaluative words ("novel", "efficient").
+        mods: list[tuple[int, str]] = []
+        pos = ws
+        while len(mods) < _MAX_MODIFIERS and pos > lo and masked[pos - 1].isspace():
+            j = pos - 1
+            while j > lo and masked[j - 1].isspace():
+                j -= 1
+            k = j
+            while k > lo and not masked[k - 1].isspace() and j - k <= _MAX_WORD:
+                k -= 1
+            word = masked[k:j]
+            if not _modifier_ok(word) or (k > lo and not masked[k - 1].isspace()):
+                break
+            mods.insert(0, (k, word))
+            pos = k
+        if not mods:
+            prefix = masked[ws:hs - 1].lower() if compound else ""
+            if not prefix or prefix in _WEAK_PREFIXES or prefix in STOPWORDS or len(prefix) < 3:
+                return []
+        start = mods[0][0] if mods else ws
+        head_text = text[hs:he]
+        title_case = head_text[:1].isupper()
+        words: list[str] = []
+        for k, word in mods:
+            long = abbr.get(word) or (abbr.get(word[:-1]) if word.endswith("s") else None)
+            if long:
+                words.extend(_display_word(w, text, k + 1, False) for w in long.split())
+            else:
+                words.append(_display_word(word, text, k, title_case))
+        head = text[ws:he].lower()
+        words.append(_singular(head))
+        out = [(start, he, " ".join(words), RULE_HEAD)]
+        if len(mods) >= 2:
+            out.append((mods[-1][0], he, " ".join(words[-2:]), RULE_CORE))
+        return out
+
+
+def _modifier_ok(word: str) -> bool:
+    """May ``word`` stand before a head inside a concept phrase?"""
+    low = word.lower()
+    if (not word or len(word) > _MAX_WORD or not _WORD_OK.fullmatch(word) or word[-1] in "-‑'’"
+            or low in STOPWORDS or low in GENERIC_MODIFIERS or word.isdigit()):
+        return False
+    if "-" in low or "‑" in low:
+        return True
+    if low.endswith(_ADVERB_ENDINGS) or low.endswith(("ing", "ed")):
+        return low in MODIFIER_WORDS or bool(_HEAD_RE.fullmatch(low)) and low.endswith("ing")
+    return True
+
+
+def _find_word(text: str, word: str) -> list[int]:
+    """Start offsets of ``word`` in ``text`` as a whole word (no letter or digit either side)."""
+    out = []
+    i = text.find(word)
+    while i >= 0:
+        before = text[i - 1] if i else " "
+        j = i + len(word)
+        after = text[j] if j < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            out.append(i)
+        i = text.find(word, j)
+    return out
+
+
+def _choose_name(names: Iterable[str]) -> str:
+    """The most frequent spelling; ties go to the one with more capitals kept (``Hessian``)."""
+    counts = Counter(names)
+    if not counts:
+        return ""
+    return max(counts, key=lambda n: (counts[n], sum(c.isupper() for c in n), n))
+
+
+@Language.factory("paperkg_concepts", default_config={"spans_key": SPANS_KEY},
+                  assigns=["doc.spans"])
+def make_concepts(nlp: Language, name: str, spans_key: str) -> ConceptFinder:
+    """spaCy factory of :class:`ConceptFinder`."""
+    return ConceptFinder(nlp, name, spans_key=spans_key)
+
+
+def concepts_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY,
+                      field: str = "abstract") -> list[Entity]:
+    """Plain concept entities (type ``concept``, role None) from a processed Doc.
+
+    One entity per canonical key, in order of first mention; ``aliases`` are the other
+    surface forms seen (short forms included); each mention keeps its rule.
+
+    Parameters
+    ----------
+    doc : Doc
+        A Doc that went through ``paperkg_concepts``.
+    spans_key : str
+        Where the component stored its spans.
+    field : str
+        ``"abstract"`` or ``"title"``: which record field the Doc's text is.
+    """
+    groups: dict[str, list[Span]] = {}
+    for span in doc.spans.get(spans_key, ()):
+        name = span.kb_id_
+        if name:
+            groups.setdefault(concept_key(name), []).append(span)
+    out = []
+    for spans in groups.values():
+        name = spans[0].kb_id_
+        mentions = tuple(sorted({Mention(s.start_char, s.end_char, s.text, s.id_, field)
+                                 for s in spans}, key=lambda m: (m.start, m.end, m.rule)))
+        aliases = tuple(sorted({m.text for m in mentions} - {name}))
+        out.append(Entity(EntityType.CONCEPT, name, None, aliases, mentions))
+    out.sort(key=lambda e: e.mentions[0].start if e.mentions else 0)
+    return out
+
+
+# -- corpus level ------------------------------------------------------------------------------
+
+_STRONG_RULES = frozenset({RULE_TASK, RULE_TOPIC, RULE_ABBREVIATION})
+
+
+def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = None,
+                         auto_min_corpus: int = 20) -> list[Record]:
+    """Unify concepts across a corpus and keep those useful for linking papers.
+
+    - Concepts with the same :func:`concept_key` become one entity with one name (the most
+      frequent spelling in the corpus) and the union of aliases in each paper.
+    - An acronym defined in one paper (``federated learning (FL)``) expands it in papers that
+      use it without defining it (``FL aggregation`` -> ``federated learning aggregation``),
+      when the corpus gives it one long form only.
+    - Generic phrases (``data/concepts_generic_phrases.txt``) are dropped.
+    - A concept found only as the shorter "core" of a longer phrase (``fitted network`` from
+      ``prior-data fitted network``) is kept only when another paper or the task and topic
+      lists support it.
+    - When the corpus has at least ``auto_min_corpus`` papers (or ``min_papers`` is given), a
+      concept in fewer than ``min_papers`` (default 2) papers is dropped unless it is strong
+      in its paper: in the title, from the task/topic lists, defined with an acronym, or
+      mentioned at least twice. A single-paper corpus keeps its concepts.
+
+    Other entity types are left untouched.
+
+    Parameters
+    ----------
+    records : Sequence[Record]
+        Records after per-document extraction.
+    min_papers : int, optional
+        Paper count under which a weak concept is dropped; None chooses by corpus size.
+    auto_min_corpus : int
+        Corpus size from which ``min_papers`` defaults to 2.
+
+    Returns
+    -------
+    list[Record]
+        The records, in the same order, with their concept entities replaced.
+    """
+    if min_papers is None:
+        min_papers = 2 if len(records) >= auto_min_corpus else 1
+    tasks, topics = _phrase_lists()
+    known = {concept_key(p) for p in (*tasks, *topics)}
+
+    # Corpus acronym map: short form -> long concept words, only when unambiguous.
+    acr_long: dict[str, set[str]] = defaultdict(set)
+    for rec in records:
+        for ent in rec.entities:
+            if ent.type is not EntityType.CONCEPT:
+                continue
+            for m in ent.mentions:
+                if m.rule == RULE_ABBREVIATION:
+                    acr_long[m.text].add(ent.name)
+    acr = {s: next(iter(ls)) for s, ls in acr_long.items() if len(ls) == 1}
+
+    def expand(name: str) -> str:
+        words = name.split()
+        if not any(w in acr or w.rstrip("s") in acr for w in words[:-1]):
+            return name
+        out = []
+        for w in words[:-1]:
+            long = acr.get(w) or acr.get(w.rstrip("s"))
+            out.extend(long.split() if long else [w])
+        return " ".join(out + words[-1:])
+
+    # Pass 1: per paper, concept key -> (names, mentions); corpus statistics.
+    per_paper: list[dict[str, tuple[list[str], list[Mention], set[str]]]] = []
+    df: Counter[str] = Counter()
+    full_df: Counter[str] = Counter()
+    names: dict[str, Counter[str]] = defaultdict(Counter)
+    for rec in records:
+        mine: dict[str, tuple[list[str], list[Mention], set[str]]] = {}
+        for ent in rec.entities:
+            if ent.type is not EntityType.CONCEPT:
+                continue
+            name = expand(ent.name)
+            key = concept_key(name)
+            if not key or key in GENERIC_KEYS or key in _HEAD_KEYS:
+                continue
+            slot = mine.setdefault(key, ([], [], set()))
+            slot[0].append(name)
+            slot[1].extend(ent.mentions)
+            slot[2].update(ent.aliases)
+        for key, (ns, ms, _a) in mine.items():
+            df[key] += 1
+            if any(m.rule != RULE_CORE for m in ms):
+                full_df[key] += 1
+            names[key].update(ns)
+        per_paper.append(mine)
+
+    def keep(key: str, mentions: list[Mention]) -> bool:
+        rules = {m.rule for m in mentions}
+        if rules == {RULE_CORE} and key not in known and df[key] < 2:
+            return False
+        if rules == {RULE_CORE} and key not in known and full_df[key] == 0 and df[key] < 3:
+            return False
+        if df[key] >= min_papers:
+            return True
+        return bool(rules & _STRONG_RULES or key in known
+                    or any(m.field == "title" for m in mentions)
+                    or len({(m.start, m.field) for m in mentions}) >= 2)
+
+    canonical = {key: _choose_name(c.elements()) for key, c in names.items()}
+    out: list[Record] = []
+    for rec, mine in zip(records, per_paper):
+        concepts = []
+        for key, (_ns, ms, aliases) in mine.items():
+            if not keep(key, ms):
+                continue
+            name = canonical[key]
+            mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end)))
+            al = tuple(sorted((aliases | {m.text for m in mentions} | set(_ns)) - {name}))
+            concepts.append(Entity(EntityType.CONCEPT, name, None, al, mentions))
+        concepts.sort(key=lambda e: (e.mentions[0].field != "title", e.mentions[0].start)
+                      if e.mentions else (True, 0))
+        others = [e for e in rec.entities if e.type is not EntityType.CONCEPT]
+        out.append(replace(rec, entities=tuple(others + concepts)))
+    return out
+
+
+# -- data build --------------------------------------------------------------------------------
+
+_TASK_TRAILERS = frozenset("""task tasks problem problems literature papers paper benchmark
+benchmarks dataset datasets data systems system experiments research setting purpose
+competition challenge solutions tests test performance accuracy api algorithms scenarios signal
+loss architecture technology subnets applications process evaluation tools approaches methods
+results models model tracker trackers detector detectors""".split())
+_TASK_LEADERS = frozenset("""accurate fast high evaluating enhanced automated automatic general
+generic hard downstream initial full current flagship explicit example-based deep the a""".split())
+_TASK_SINGLE = frozenset({"summarization", "super-resolution", "denoising", "disentanglement",
+                          "coreference", "supertagging"})
+
+
+def build_task_list(gazetteer: Path, out: Path | None = None) -> list[str]:
+    """Derive ``data/concepts_tasks.txt`` from ``ml-gazetteer/gazetteer.jsonl`` (TASK entries).
+
+    Keeps names and variants of two to five words without digits or brackets, drops those
+    ending in a container word ("... task", "... benchmarks") or starting with an evaluative
+    one ("accurate ...", "fast ..."), plus a few distinctive one-word tasks.
+
+    Parameters
+    ----------
+    gazetteer : Path
+        The shared ``gazetteer.jsonl``.
+    out : Path, optional
+        Where to write the list (one a line, sorted); nothing is written when None.
+    """
+    names: set[str] = set()
+    with open(gazetteer, encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            if d.get("type") != "TASK":
+                continue
+            for n in [d["name"], *d.get("variants", [])]:
+                n = " ".join(n.lower().split())
+                words = n.split()
+                if len(words) == 1:
+                    if n in _TASK_SINGLE:
+                        names.add(n)
+                    continue
+                if (len(words) > 5 or re.search(r"[\d()/’',:;]", n) or words[-1] in _TASK_TRAILERS
+                        or words[0] in _TASK_LEADERS or words[-1] in STOPWORDS
+                        or concept_key(n) in GENERIC_KEYS):
+                    continue
+                names.add(n)
+    result = sorted(names)
+    if out is not None:
+        header = ("# Task names derived from shared/data/ml-gazetteer/gazetteer.jsonl (TASK) by\n"
+                  "# extractors.concepts.build_task_list; regenerate with\n"
+                  "# python -m extractors.concepts GAZETTEER.jsonl\n")
+        Path(out).write_text(header + "\n".join(result) + "\n", encoding="utf-8")
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover - data build
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m extractors.concepts PATH/TO/gazetteer.jsonl")
+    print(len(build_task_list(Path(sys.argv[1]), DATA / "concepts_tasks.txt")), "task names")
