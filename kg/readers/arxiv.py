@@ -250,7 +250,8 @@ def sniff(path: Path, head: str) -> bool:
     start = head.lstrip()[:6000]
     if start.startswith("{") and '"authors_parsed"' in start:
         return True
-    if start.startswith("<") and "<feed" in start and "arxiv.org/schemas/atom" in start:
+    if start.startswith("<") and "<feed" in start and ("arxiv.org/schemas/atom" in head
+                                                      or "arxiv.org/abs/" in head):
         return True
     return False
 

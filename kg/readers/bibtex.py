@@ -4,8 +4,8 @@ Fields: ``title``, ``abstract``, ``author`` (split on ``and`` by bibtexparser; `
 is turned round by :func:`kg.records.make_record`; a final ``others`` sets
 ``authors_truncated``), ``year``, ``journal`` / ``booktitle`` / ``publisher`` -> venue, ``doi``,
 ``eprint`` (an arXiv id when ``archivePrefix`` is arXiv or the value looks like one), ``url``
-(an arXiv or DOI URL), ``keywords`` -> category when there is no better field (the first
-keyword). ``@string`` macros are resolved.
+(an arXiv or DOI URL). ``keywords`` are not a category (they are free topics, not an
+``Area · Subarea`` taxonomy) and are not read. ``@string`` macros are resolved.
 
 LaTeX outside math is turned into text with pylatexenc (which bibtexparser itself uses):
 braces go, accent commands become letters (``{\\"a}`` -> ``ä``), ``\\textbf{x}`` -> ``x``;
@@ -112,17 +112,12 @@ def _entry_record(entry: Any, path: Path, ctx: ReadContext, line_offset: int = 0
         ids["arxiv"] = url
     elif url and "doi.org/" in url and "doi" not in ids:
         ids["doi"] = url
-    keywords = _field(fields, "keywords")
-    category = None
-    if keywords:
-        category = (latex_to_text(re.split(r"[;,]", keywords)[0]) or "").strip() or None
     return make_record(
         source=Source(str(path), line, NAME),
         title=title,
         abstract=abstract,
         authors=authors,
         authors_truncated=truncated,
-        category=category,
         year=_field(fields, "year") or (_field(fields, "date") or "")[:4] or None,
         venue=latex_to_text(_field(fields, *_VENUE_FIELDS)),
         ids=ids,
