@@ -1,0 +1,296 @@
+"""Abbreviation definitions ("Error-Compensating Optimizer (ECO)") and a markup-free text view.
+
+The abbreviation detector implements the algorithm of
+
+    Ariel S. Schwartz and Marti A. Hearst (2003). "A Simple Algorithm for Identifying
+    Abbreviation Definitions in Biomedical Text." Pacific Symposium on Biocomputing 8:451-462.
+
+Candidates are ``long form (short form)`` and ``short form (long form)`` pairs inside one
+sentence; the long form is searched right to left for the characters of the short form, the
+first character of the short form having to start a word, within a window of
+``min(|A| + 5, 2|A|)`` words before the parenthesis (|A| = characters of the short form).
+Written for paperkg from the paper's description; differences: the short form must contain an
+upper-case letter (abstracts use "(i)", "(ours)", "(e.g., ...)" in parentheses a lot), and the
+search runs on a view of the text without LaTeX/Markdown emphasis, so
+``\\textbf{Uni}fied Framework for \\textbf{D}eep ... (Uni-DHC)`` is found.
+
+The component ``paperkg_abbreviations`` sets ``doc._.abbreviations`` (short form -> long form,
+the first definition wins) and puts the short and long forms of each definition in
+``doc.spans["paperkg_abbreviations"]`` (labels ``SHORT`` and ``LONG``; ``span._.paperkg_pair``
+is the other form's text).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+SPANS_KEY = "paperkg_abbreviations"
+
+#: ``doc.user_data`` key holding the definitions as plain tuples for the other components.
+DEFS_KEY = "paperkg_abbreviation_defs"
+
+if not Doc.has_extension("abbreviations"):
+    Doc.set_extension("abbreviations", default=None)
+if not Span.has_extension("paperkg_pair"):
+    Span.set_extension("paperkg_pair", default=None)
+
+# LaTeX commands with a braced argument and Markdown emphasis markers: removed in the clean view.
+_MARKUP = re.compile(r"\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
+# Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
+_EMPHASIS = re.compile(
+    r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
+    r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
+)
+_PAREN = re.compile(r"\(([^()\n]{1,120})\)")
+_SENT_END = re.compile(r"[.!?;:]\s|\n")
+_WORD = re.compile(r"\S+")
+_HAS_UPPER = re.compile(r"[A-Z]")
+_ROMAN = re.compile(r"^(?:[ivxIVX]+|[a-zA-Z])$")
+
+
+@dataclass(frozen=True, slots=True)
+class CleanView:
+    """Text with markup removed, and the way back to original offsets.
+
+    ``starts[i]`` is where the i-th kept segment begins in the clean text and ``origins[i]``
+    where it began in the original, so :meth:`to_orig` is one bisection.
+    """
+
+    text: str
+    starts: tuple[int, ...]
+    origins: tuple[int, ...]
+
+    def to_orig(self, i: int) -> int:
+        if not self.starts:
+            return i
+        k = bisect.bisect_right(self.starts, i) - 1
+        if k < 0:
+            return i
+        return self.origins[k] + (i - self.starts[k])
+
+    def span_to_orig(self, start: int, end: int) -> tuple[int, int]:
+        """Original offsets of a clean-text span (end exclusive; the end is mapped as last char + 1)."""
+        if end <= start:
+            o = self.to_orig(start)
+            return o, o
+        return self.to_orig(start), self.to_orig(end - 1) + 1
+
+
+def clean_view(text: str) -> CleanView:
+    """Remove ``\\textbf{``-style openers, braces and ``*`` runs, keeping a map to the original.
+
+    Examples
+    --------
+    >>> v = clean_view(r"a \\textbf{Uni}fied **X**")
+    >>> v.text
+    'a Unified X'
+    >>> text = r"a \\textbf{Uni}fied **X**"
+    >>> s, e = v.span_to_orig(2, 9); text[s:e]
+    'Uni}fied'
+    """
+    if "\\" not in text and "{" not in text and "}" not in text and "*" not in text:
+        return CleanView(text, (), ())
+    parts: list[str] = []
+    starts: list[int] = []
+    origins: list[int] = []
+    pos = 0
+    clean_len = 0
+    for m in _MARKUP.finditer(text):
+        if m.start() > pos:
+            starts.append(clean_len)
+            origins.append(pos)
+            parts.append(text[pos:m.start()])
+            clean_len += m.start() - pos
+        pos = m.end()
+    if pos < len(text):
+        starts.append(clean_len)
+        origins.append(pos)
+        parts.append(text[pos:])
+    return CleanView("".join(parts), tuple(starts), tuple(origins))
+
+
+def emphasized_ranges(text: str) -> list[tuple[int, int]]:
+    """Original-text ranges of emphasised phrases (``**X**``, ``*X*``, ``\\textbf{X}``...)."""
+    if "*" not in text and "\\" not in text:
+        return []
+    out = []
+    for m in _EMPHASIS.finditer(text):
+        g = "a" if m.group("a") is not None else "b" if m.group("b") is not None else "c"
+        out.append((m.start(g), m.end(g)))
+    return out
+
+
+def _is_short_form(s: str) -> bool:
+    if not 2 <= len(s) <= 12 or not s[0].isalnum():
+        return False
+    if len(s.split()) > 2 or _ROMAN.match(s) or not _HAS_UPPER.search(s):
+        return False
+    return any(c.isalpha() for c in s)
+
+
+def best_long_form(short: str, long: str) -> str | None:
+    """The shortest suffix of ``long`` whose characters spell ``short`` (Schwartz & Hearst, Fig. 2).
+
+    Examples
+    --------
+    >>> best_long_form("ECO", "we introduce the Error-Compensating Optimizer")
+    'Error-Compensating Optimizer'
+    >>> best_long_form("SPN", "we propose Strategic Prior-data Fitted Network")
+    'Strategic Prior-data Fitted Network'
+    >>> best_long_form("XYZ", "nothing like it") is None
+    True
+    """
+    s_idx = len(short) - 1
+    l_idx = len(long) - 1
+    while s_idx >= 0:
+        c = short[s_idx].lower()
+        if not c.isalnum():
+            s_idx -= 1
+            continue
+        while l_idx >= 0 and (
+            long[l_idx].lower() != c or (s_idx == 0 and l_idx > 0 and long[l_idx - 1].isalnum())
+        ):
+            l_idx -= 1
+        if l_idx < 0:
+            return None
+        l_idx -= 1
+        s_idx -= 1
+    start = long.rfind(" ", 0, l_idx + 1) + 1
+    return long[start:]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One abbreviation definition, offsets into the original text (end exclusive)."""
+
+    short: str
+    long: str
+    short_start: int
+    short_end: int
+    long_start: int
+    long_end: int
+
+    def as_tuple(self) -> tuple[str, str, int, int, int, int]:
+        return (self.short, self.long, self.short_start, self.short_end, self.long_start, self.long_end)
+
+
+def _valid_pair(short: str, long: str) -> bool:
+    n_words = len(long.split())
+    if len(long) <= len(short) or n_words < 1:
+        return False
+    n = len(short)
+    if n_words > min(n + 5, 2 * n) or n_words < 2 and not any(c in long for c in "-/"):
+        # a one-word long form is accepted only for hyphenated compounds ("Zeroth-Order (ZO)")
+        return False
+    lw = long.lower()
+    return short.lower() not in lw.split()
+
+
+def find_definitions(text: str, view: CleanView | None = None) -> list[Definition]:
+    """Abbreviation definitions in ``text``, in text order.
+
+    Examples
+    --------
+    >>> [d.short + "=" + d.long for d in find_definitions(
+    ...     "We introduce the Error-Compensating Optimizer (ECO). ECO works.")]
+    ['ECO=Error-Compensating Optimizer']
+    >>> [d.long for d in find_definitions("Mixture-of-Experts (MoE) scales; MoEs are big.")]
+    ['Mixture-of-Experts']
+    """
+    view = view or clean_view(text)
+    ct = view.text
+    out: list[Definition] = []
+    seen: set[str] = set()
+    for m in _PAREN.finditer(ct):
+        inner = m.group(1).strip()
+        # "(ECO; Smith et al.)" or "(MoE, for short)": the first part is the candidate
+        first = re.split(r"[;,]\s", inner, maxsplit=1)[0].strip()
+        sent_start = 0
+        window_start = max(0, m.start() - 300)
+        for sm in _SENT_END.finditer(ct, window_start, m.start()):
+            sent_start = sm.end()
+        sent_start = max(sent_start, window_start)
+        before = ct[sent_start:m.start()].rstrip()
+        if _is_short_form(first):
+            short = first
+            words = before.split(" ")
+            max_words = min(len(short) + 5, 2 * len(short))
+            cand = " ".join(words[-max_words:])
+            long = best_long_form(short, cand)
+            if long and _valid_pair(short, long) and short not in seen:
+                long_end = sent_start + len(before)
+                long_start = long_end - len(long)
+                s0 = m.start(1) + m.group(1).find(first)
+                out.append(_definition(view, short, long, s0, s0 + len(first), long_start, long_end))
+                seen.add(short)
+            continue
+        # short form (long form): "ECO (Error-Compensating Optimizer)"
+        wm = re.search(r"(\S+)\s*$", before)
+        if wm and len(inner.split()) >= 2 and not any(ch.isdigit() for ch in inner[:4]):
+            short = wm.group(1).strip(",.;:\"'")
+            if _is_short_form(short) and short not in seen:
+                long = best_long_form(short, inner)
+                if long == inner and _valid_pair(short, long):
+                    s0 = sent_start + wm.start(1)
+                    out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
+                    seen.add(short)
+    return out
+
+
+def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: int, le: int) -> Definition:
+    ss, se = view.span_to_orig(ss, se)
+    ls, le = view.span_to_orig(ls, le)
+    return Definition(short, long, ss, se, ls, le)
+
+
+class AbbreviationDetector:
+    """Sets ``doc._.abbreviations`` and ``doc.spans[spans_key]`` (see the module docstring)."""
+
+    def __init__(self, nlp: Language, name: str = "paperkg_abbreviations", *,
+                 spans_key: str = SPANS_KEY) -> None:
+        self.name = name
+        self.spans_key = spans_key
+
+    def __call__(self, doc: Doc) -> Doc:
+        defs = find_definitions(doc.text)
+        doc._.abbreviations = {d.short: d.long for d in defs}
+        doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
+        spans = []
+        for d in defs:
+            short = doc.char_span(d.short_start, d.short_end, label="SHORT", alignment_mode="expand")
+            long = doc.char_span(d.long_start, d.long_end, label="LONG", alignment_mode="expand")
+            if short is None or long is None:
+                continue
+            short._.paperkg_pair = d.long
+            long._.paperkg_pair = d.short
+            spans.extend((long, short))
+        doc.spans[self.spans_key] = spans
+        return doc
+
+    def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
+                   nlp: Language | None = None) -> None:
+        """Nothing to load: the algorithm has no data."""
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        Path(path).mkdir(parents=True, exist_ok=True)
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "AbbreviationDetector":
+        return self
+
+
+@Language.factory("paperkg_abbreviations", default_config={"spans_key": SPANS_KEY},
+                  assigns=["doc._.abbreviations", "doc.spans"])
+def make_abbreviations(nlp: Language, name: str, spans_key: str) -> AbbreviationDetector:
+    return AbbreviationDetector(nlp, name, spans_key=spans_key)
+
+
+def definitions_of(doc: Doc) -> list[Definition]:
+    """The definitions the component found in ``doc`` (empty when it did not run)."""
+    return [Definition(*t) for t in doc.user_data.get(DEFS_KEY, ())]

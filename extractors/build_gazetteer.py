@@ -1,0 +1,151 @@
+"""Build the shipped gazetteer ``extractors/data/gazetteer.json``.
+
+Inputs
+------
+- ``shared/data/ml-gazetteer/gazetteer.jsonl`` (SciREX + Papers-with-Code sota-extractor names,
+  see its SOURCE.md): DATASET and METHOD names with variants, METRIC names (used as a stoplist).
+- ``extractors/data/curated.tsv``: our own list of current benchmarks and model families (the
+  shared list stops around 2020).
+- ``extractors/data/stoplist.txt``: generic names that are never an entity on their own.
+
+The shared lists are noisy (SOTA-table model names such as "BERT + AT + KD (ensemble)",
+coreference variants such as "CIFAR10" under "CIFAR-100"), so only names that look like names
+are kept: at most four words, no parentheses, "+", "/" or "et al.", not a metric, and with an
+upper-case letter or digit after the first character (which drops "Ann", "Char", "Advising").
+Variants are kept only when they are the name plus a generic word ("Cityscapes dataset") or the
+same letters and digits.
+
+Run ``python -m extractors.build_gazetteer [ML_GAZETTEER_DIR]``; the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-gazetteer"
+
+_GENERIC_TAIL = re.compile(
+    r"\s+(?:data ?sets?|benchmarks?|corpus|corpora|test sets?|challenge|database|collection|"
+    r"models?|networks?|architectures?|family|variants?|methods?|algorithms?|framework|domain|"
+    r"environments?|platform|baseline|tasks?)$",
+    re.IGNORECASE,
+)
+_BAD_CHARS = re.compile(r"[()+/,;:\[\]{}*&|<>=#\"]|\bbaseline|\bet al\b|\bsingle\b|\bensemble\b|\d{4}\)", re.IGNORECASE)
+_INNER_SIGNAL = re.compile(r".[A-Z0-9]")
+
+
+def _key(s: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", s.lower())
+
+
+def _read_lines(path: Path) -> list[str]:
+    return [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()
+            if ln.strip() and not ln.startswith("#")]
+
+
+def _looks_like_name(name: str, metrics: set[str], stop: set[str]) -> bool:
+    if not 2 <= len(name) <= 40 or _BAD_CHARS.search(name) or not name[0].isalpha():
+        return False
+    if len(name.split()) > 4 or name.lower() in metrics or name.lower() in stop:
+        return False
+    if not _INNER_SIGNAL.search(name):
+        return False
+    words = name.split()
+    if len(words) > 1 and not any(_INNER_SIGNAL.search(w) for w in words):
+        # "Incremental Learning", "Experimental Results": Title-Case English, not a name
+        return False
+    # a bare two- or three-letter acronym from one source table is too ambiguous ("MIM", "FDA")
+    letters = re.sub(r"[^A-Za-z]", "", name)
+    if name.isupper() and len(letters) <= 3 and " " not in name and not any(c.isdigit() for c in name):
+        return False
+    return True
+
+
+def _good_variant(variant: str, name: str) -> bool:
+    stripped = _GENERIC_TAIL.sub("", variant).strip()
+    return _key(stripped) == _key(name) and stripped != name
+
+
+def build(source: Path = DEFAULT_SOURCE) -> dict:
+    """The gazetteer as a JSON-ready dict (see :mod:`extractors.gazetteer` for its use)."""
+    stop = {s.lower() for s in _read_lines(DATA / "stoplist.txt")}
+    rows = [json.loads(ln) for ln in (source / "gazetteer.jsonl").read_text(encoding="utf-8").splitlines() if ln.strip()]
+    metrics: set[str] = set()
+    for r in rows:
+        if r["type"] == "METRIC":
+            metrics.add(r["name"].lower())
+            metrics.update(v.lower() for v in r["variants"])
+    metrics.update(m.lower() for m in _read_lines(source / "gazetteer_metric.txt"))
+    metrics.update(m.lower() for m in _EXTRA_METRICS)
+
+    entries: dict[tuple[str, str], dict] = {}
+    curated_keys: set[str] = set()
+    for ln in _read_lines(DATA / "curated.tsv"):
+        parts = ln.split("\t")
+        etype, name = parts[0], parts[1]
+        aliases = [a for a in (parts[2].split("|") if len(parts) > 2 else []) if a]
+        entries[(etype, _key(name))] = {"type": etype, "name": name, "aliases": aliases, "source": "curated"}
+        curated_keys.add(_key(name))
+        curated_keys.update(_key(a) for a in aliases)
+
+    for r in rows:
+        etype = {"DATASET": "benchmark", "METHOD": "method"}.get(r["type"])
+        if etype is None:
+            continue
+        name = r["name"]
+        if not _looks_like_name(name, metrics, stop) or _key(name) in curated_keys:
+            continue
+        aliases = sorted({v for v in r["variants"] if _good_variant(v, name)})
+        k = (etype, _key(name))
+        if k in entries:
+            entries[k]["aliases"] = sorted(set(entries[k]["aliases"]) | set(aliases))
+            continue
+        entries[k] = {"type": etype, "name": name, "aliases": aliases, "source": "+".join(r["sources"])}
+
+    # a name listed both as method and as benchmark in the shared data: keep the more frequent
+    by_key: dict[str, list[tuple[str, str]]] = {}
+    for (etype, k) in entries:
+        by_key.setdefault(k, []).append((etype, k))
+    for k, both in by_key.items():
+        if len(both) > 1 and entries[both[0]]["source"] != "curated" and entries[both[1]]["source"] != "curated":
+            del entries[("method", k)]
+
+    out_entries = sorted(entries.values(), key=lambda e: (e["type"], e["name"].lower(), e["name"]))
+    return {
+        "about": "Built by extractors/build_gazetteer.py from shared/data/ml-gazetteer (SciREX, "
+                 "Papers with Code sota-extractor) and extractors/data/curated.tsv.",
+        "entries": out_entries,
+        "metrics": sorted(metrics),
+        "stoplist": sorted(stop),
+    }
+
+
+#: Metric names missing from the shared list (also a stoplist for method names).
+_EXTRA_METRICS = (
+    "accuracy", "top-1 accuracy", "top-5 accuracy", "F1", "F1 score", "F1-score", "macro-F1",
+    "micro-F1", "BLEU", "ROUGE", "ROUGE-L", "ROUGE-1", "ROUGE-2", "METEOR", "CIDEr", "SPICE",
+    "BERTScore", "perplexity", "PPL", "AUC", "AUROC", "AUPRC", "ROC-AUC", "mAP", "mIoU", "IoU",
+    "FID", "IS", "KID", "LPIPS", "PSNR", "SSIM", "pass@1", "pass@k", "EM", "exact match",
+    "MSE", "RMSE", "MAE", "NDCG", "MRR", "Recall@K", "Hits@K", "win rate", "ECE", "WER", "CER",
+    "precision", "recall", "Elo", "FLOPs",
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    source = Path(argv[0]) if argv else DEFAULT_SOURCE
+    data = build(source)
+    path = DATA / "gazetteer.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    n = {t: sum(e["type"] == t for e in data["entries"]) for t in ("method", "benchmark")}
+    print(f"wrote {path}: {n['method']} methods, {n['benchmark']} benchmarks, "
+          f"{len(data['metrics'])} metric names, {len(data['stoplist'])} stop names")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

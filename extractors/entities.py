@@ -1,0 +1,624 @@
+"""Methods and benchmarks, each with a role (``proposed`` or ``used``) and its evidence.
+
+The component ``paperkg_entities`` finds names three ways and keeps the evidence of each:
+
+1. **Proposal rules** (role ``proposed``): "we propose/introduce/present X", "X, a novel
+   framework", "a method called/dubbed/named X", an abbreviation defined right after a proposal
+   verb ("we propose Strategic Prior-data Fitted Network (SPN)"), emphasised coined names
+   (``**Persona-Pruner**``, ``\\textbf{...}``, ``*PolyILR*``), and "Name: subtitle" at the start.
+2. **Shape rules** that need no gazetteer (role ``used``): "X benchmark/dataset/suite", lists
+   "on X, Y, and Z datasets", "datasets such as X and Y", "X algorithm/model/framework",
+   names ending in -Net/-Former/-GAN/-BERT (methods) or -Bench/-QA/-Eval (benchmarks), and
+   abbreviations whose long form ends in a method or benchmark head noun
+   ("Gated Linear Unit (GLU)").
+3. **The gazetteer** (:mod:`extractors.gazetteer`), matched with two ``PhraseMatcher`` s.
+
+The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
+with precompiled regular expressions; offsets are mapped back to the original text. A name a
+rule found is then found again wherever it recurs in the document (rule ``repeat``), and a
+name proposed once is proposed for the whole paper. Metric names (the gazetteer's METRIC list),
+generic names ("LLM", "GPU"), LaTeX fragments and runs of more than 12 capitals are never
+names.
+
+Results: ``doc.spans["paperkg_entities"]`` with labels ``METHOD`` / ``BENCHMARK`` and the span
+extensions ``paperkg_role``, ``paperkg_canonical``, ``paperkg_rule`` and ``paperkg_offsets``
+(the exact character offsets, which can be narrower than the token-aligned span when markup
+is glued to a name). :func:`entities_from_doc` turns them into :class:`kg.records.Entity`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+
+from extractors import BENCHMARK, METHOD
+from extractors.abbreviations import CleanView, Definition, clean_view, definitions_of, emphasized_ranges, find_definitions
+from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
+from kg.records import Entity, Mention
+from kg.schema import EntityType, Role
+
+SPANS_KEY = "paperkg_entities"
+#: ``doc.user_data`` key: coined names the rules saw but did not type (for corpus consolidation).
+CANDIDATES_KEY = "paperkg_candidates"
+
+PROPOSED = "proposed"
+USED = "used"
+
+for _name in ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offsets"):
+    if not Span.has_extension(_name):
+        Span.set_extension(_name, default=None)
+
+# --------------------------------------------------------------------------- patterns
+# One "word" of a name: letters/digits, hyphen-joined parts, version dots ("Qwen2.5-7B").
+_W = r"[A-Za-z0-9\u00C0-\u024F\u0370-\u03FF](?:[\w'’]*\w)?"
+_NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))[\w]+)*"
+_NAME = rf"(?:{_NAME_WORD})"
+# A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
+_TITLE_PHRASE = r"(?:[A-Z][\w-]*(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*){1,5})"
+
+_METHOD_HEADS = (
+    "framework|frameworks|method|methods|approach|approaches|algorithm|algorithms|model|models|"
+    "architecture|architectures|technique|techniques|system|systems|pipeline|mechanism|strategy|"
+    "estimator|estimators|optimizer|optimiser|network|networks|module|paradigm|procedure|protocol|"
+    "library|toolkit|toolbox|agent|agents|cache|scheme|policy|regularizer|regularization|decoder|encoder|"
+    "layer|transformer|solver|tool|package|family|variant|plug-in|plugin|recipe|attack|defense|"
+    "defence|sampler|planner|controller|operator|tokenizer|adapter|suite of estimators|"
+    "language model|LLM|learner|classifier|generator|simulator-free method|training strategy|"
+    "fine-tuning method|prompting method|loss|objective|formulation|extension|backbone|"
+    "accelerator|compiler|engine|interface|platform|service|solution"
+)
+_BENCH_HEADS = (
+    "benchmark|benchmarks|dataset|datasets|data set|data sets|corpus|corpora|testbed|test bed|"
+    "test suite|benchmark suite|evaluation suite|collection|leaderboard|arena|challenge|database|"
+    "evaluation set|test set|gym"
+)
+_NONE_HEADS = (
+    "metric|metrics|measure|score|statistic|theory|theorem|phenomenon|principle|notion|concept|"
+    "problem|task|setting|condition|law|bound|analysis|perspective|lens|view|hypothesis|property|"
+    "definition|criterion|quantity|index|effect|game|language|study|survey|conjecture"
+)
+_HEAD_RE = re.compile(rf"\b(?P<b>{_BENCH_HEADS})\b|\b(?P<m>{_METHOD_HEADS})\b|\b(?P<n>{_NONE_HEADS})\b",
+                      re.IGNORECASE)
+
+_PROPOSE_VERB = (
+    r"propose|proposes|proposed|introduce|introduces|introduced|present|presents|presented|"
+    r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
+    r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
+    r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|"
+    r"formulate|formulates|unveil|unveils|put forward|open-source|open-sources|collect|collects"
+)
+_PROPOSE = re.compile(
+    rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
+    rf"\s+(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|finally|"
+    rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
+)
+# "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
+_AFTER_VERB = re.compile(
+    rf"\s+(?:(?:the|our|a|an|two|three|novel|new|simple|first|general|unified|lightweight|"
+    rf"efficient|scalable|principled|versatile|comprehensive|large-scale|challenging|"
+    rf"effective|powerful|flexible|practical|generic)\s+){{0,3}}(?P<name>{_TITLE_PHRASE}|{_NAME})"
+)
+# "we propose a (adj)* HEAD called|dubbed|named|, NAME"
+_AFTER_VERB_HEAD = re.compile(
+    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
+    rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>{_NAME})(?=\s*[,.;:)\s])",
+    re.IGNORECASE,
+)
+_CALLED = re.compile(
+    rf"(?<!so-)(?<!so )\b(?:called|dubbed|named|termed|coined|which we call|we call it|we call|"
+    rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?(?P<name>{_NAME})"
+)
+_APPOSITIVE = re.compile(
+    rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
+    rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
+    re.IGNORECASE,
+)
+_TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME})?)\s*:\s*(?P<rest>[^\n]{{0,80}})")
+_BENCH_AFTER = re.compile(
+    rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
+    rf"\s+(?P<head>benchmarks?|datasets?|data sets?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
+    rf"leaderboards?|challenges?|collections?)\b"
+)
+_BENCH_BEFORE = re.compile(
+    rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?)\s*(?:\(|,)?\s*(?:such as|including|like|"
+    rf"namely|e\.g\.,?|i\.e\.,?|:)\s+(?:the\s+)?(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?{_NAME}){{0,10}}"
+    rf"(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
+)
+_METHOD_AFTER = re.compile(
+    rf"(?P<name>{_NAME})\s+(?P<head>algorithm|model|framework|architecture|network|"
+    rf"optimizer|method|estimator|backbone|family|series|language model|LLM|classifier)\b"
+)
+_COMPARE = re.compile(
+    rf"\b(?:compared (?:to|with|against)|outperforms?|outperforming|baselines? (?:such as|including|like)|"
+    rf"baselines?,? (?:e\.g\.,?|i\.e\.,?)|surpass(?:es|ing)?|than|versus|vs\.?|over)\s+(?:the\s+)?(?:strong\s+)?"
+    rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,6}}(?:,?\s+(?:and|or)\s+{_NAME})?)"
+)
+_METHOD_SUFFIX = re.compile(
+    r"\b[A-Z][A-Za-z0-9]*(?:Net|Nets|Former|former|GAN|GANs|BERT|GPT|LSTM|NeRF|Mamba|Llama|LLaMA|"
+    r"Diffusion|VAE|Seg|Det|Flow|Zero)(?:-[\w.]+)*\b"
+)
+_BENCH_SUFFIX = re.compile(
+    r"\b[A-Z][\w]*(?:-[\w]+)*(?:Bench|bench|QA|Eval|Arena|Gym|World)(?:-[\w.]+)?\b"
+    r"|\b[A-Z][A-Za-z]+[\w]*-\d+(?:\.\d+)?[kKM]\b"
+)
+_SIZE = re.compile(r"[\s-](?:\d+(?:\.\d+)?[BMbm]|\d+x\d+[Bb])\b(?:-(?:Instruct|Chat|Base|it|hf))?")
+_NAME_TOKEN = re.compile(rf"(?<![\w\\$-]){_NAME}")
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?|\s+(?:and|or|&)\s+(?:the\s+)?")
+_LONG_CAPS = re.compile(r"[A-Z]{13,}")
+_LATEX = re.compile(r"[\\$^{}_=<>|@#%~]")
+_USED_MODS = re.compile(r"\b(?:popular|widely|standard|existing|prior|previous|classic|classical|"
+                        r"common|commonly|well-known|state-of-the-art|recent|conventional|strong|"
+                        r"baseline|traditional|off-the-shelf)\b", re.IGNORECASE)
+_FOLLOWED_BY_PUNCT = re.compile(r"\s*(?:[,(:;.]|--|—|–|\s-\s|$)")
+# a lower-case word after the name makes it a modifier ("Jacobian-free guidance"), except these
+_FOLLOWED_BY_NOUN = re.compile(
+    r"\s+(?!(?:that|which|to|for|as|with|and|in|on|by|via|from|is|was|can|we|using|under|through|"
+    r"at|into|where|whose|consisting|comprising|leveraging|based)\b)[a-z]")
+_NP_END = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|based|in|on|from|and|where|by|"
+                     r"trained|capable|consisting|comprising|covering|containing|spanning|featuring|"
+                     r"including|across|using|tailored|aimed|enabling|allowing)\s", re.IGNORECASE)
+_SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
+
+
+@dataclass(slots=True)
+class _Cand:
+    start: int  # original text offsets, end exclusive
+    end: int
+    label: str
+    role: str
+    rule: str
+    canonical: str | None = None
+    priority: int = 0
+
+
+def _head_label(head: str) -> str | None:
+    m = _HEAD_RE.search(head)
+    if m is None:
+        return None
+    if m.group("b"):
+        return BENCHMARK
+    if m.group("m"):
+        return METHOD
+    return None
+
+
+class EntityRecognizer:
+    """Find methods and benchmarks; see the module docstring.
+
+    Parameters
+    ----------
+    nlp, name
+        The pipeline and the component's name.
+    spans_key
+        The ``doc.spans`` key written.
+    labels
+        Which labels to keep (``("METHOD", "BENCHMARK")`` by default).
+    gazetteer
+        Path of a gazetteer JSON file; ``None`` uses the shipped one.
+    """
+
+    def __init__(self, nlp: Language, name: str = "paperkg_entities", *, spans_key: str = SPANS_KEY,
+                 labels: Iterable[str] = (METHOD, BENCHMARK), gazetteer: str | None = None) -> None:
+        self.name = name
+        self.spans_key = spans_key
+        self.labels = tuple(labels)
+        self.vocab = nlp.vocab
+        self._tokenizer = nlp.tokenizer
+        self._set_gazetteer(load_gazetteer(gazetteer))
+
+    # ---------------------------------------------------------------- data
+    def _set_gazetteer(self, gaz: Gazetteer) -> None:
+        self.gazetteer = gaz
+        self.matcher_orth = PhraseMatcher(self.vocab, attr="ORTH")
+        self.matcher_lower = PhraseMatcher(self.vocab, attr="LOWER")
+        by_entry: dict[tuple[int, bool], list[str]] = defaultdict(list)
+        for i, form, ci in gaz.phrase_forms():
+            by_entry[(i, ci)].append(form.lower() if ci else form)
+        for (i, ci), forms in by_entry.items():
+            docs = list(self._tokenizer.pipe(forms))
+            (self.matcher_lower if ci else self.matcher_orth).add(f"gaz{i}", docs)
+
+    def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
+                   nlp: Language | None = None, patterns: dict[str, Any] | str | Path | None = None) -> None:
+        """Load a gazetteer: a dict in the ``gazetteer.json`` form, a path to one, or the shipped one."""
+        if patterns is None:
+            self._set_gazetteer(load_gazetteer(None))
+        elif isinstance(patterns, (str, Path)):
+            self._set_gazetteer(load_gazetteer(str(patterns)))
+        else:
+            self._set_gazetteer(Gazetteer.from_data(patterns))
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        p = Path(path)
+        p.mkdir(parents=True, exist_ok=True)
+        (p / "gazetteer.json").write_text(json.dumps(self.gazetteer.to_data(), ensure_ascii=False), encoding="utf-8")
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "EntityRecognizer":
+        p = Path(path) / "gazetteer.json"
+        if p.exists():
+            self._set_gazetteer(Gazetteer.from_data(json.loads(p.read_text(encoding="utf-8"))))
+        return self
+
+    # ---------------------------------------------------------------- checks
+    def is_name(self, text: str, *, loose: bool = False) -> bool:
+        """Does ``text`` look like a coined name (not a metric, generic word or markup)?
+
+        ``loose`` also accepts one capitalised word ("Tango"), for strong contexts.
+        """
+        t = text.strip()
+        if not 2 <= len(t) <= 60 or _LATEX.search(t) or _LONG_CAPS.search(t):
+            return False
+        if self.gazetteer.is_stop(t) or not t[0].isalpha():
+            return False
+        words = t.split()
+        if len(words) > 1:
+            # a Title-Case phrase: every content word capitalised
+            content = [w for w in words if w.lower() not in _CONNECTORS]
+            return len(content) >= 2 and all(w[0].isupper() or w[0].isdigit() for w in content) and not any(
+                self.gazetteer.is_stop(w) and w.isupper() for w in content[-1:])
+        core = t[:-1] if len(t) > 2 and t.endswith("s") and t[-2].isupper() else t
+        letters = [c for c in core if c.isalpha()]
+        if core.isupper() and len(letters) <= 2 and not any(c.isdigit() for c in core):
+            return False
+        inner = any(c.isupper() for c in core[1:]) or any(c.isdigit() for c in core)
+        if inner:
+            return True
+        if "-" in core and all(p[:1].isupper() for p in core.split("-") if p):
+            return True
+        return loose and core[0].isupper() and len(core) >= 3
+
+    # ---------------------------------------------------------------- main
+    def __call__(self, doc: Doc) -> Doc:
+        text = doc.text
+        view = clean_view(text)
+        defs = definitions_of(doc) if "paperkg_abbreviation_defs" in doc.user_data else find_definitions(text, view)
+        cands = self._find(doc, text, view, defs)
+        self._set_annotations(doc, text, view, cands, defs)
+        return doc
+
+    def _find(self, doc: Doc, text: str, view: CleanView, defs: list[Definition]) -> list[_Cand]:
+        ct = view.text
+        out: list[_Cand] = []
+        gaz = self.gazetteer
+
+        def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *, loose: bool = False,
+                clean: bool = True) -> None:
+            s, e = view.span_to_orig(cs, ce) if clean else (cs, ce)
+            name = text[s:e]
+            entry = gaz.lookup(name)
+            if entry is not None and name.islower() and not any(
+                    f.islower() for f in (entry.name, *entry.aliases) if entity_key(f) == entity_key(name)):
+                entry = None  # "math benchmarks" is not MATH
+                if rule in ("bench_head", "bench_list", "method_head"):
+                    return
+            if entry is None and not self.is_name(view.text[cs:ce] if clean else name, loose=loose):
+                return
+            if entry is not None and rule in ("appositive", "called", "compare", "method_head"):
+                role = USED
+            if entry is not None and role == USED:
+                label = METHOD if entry.type == "method" else BENCHMARK
+            out.append(_Cand(s, e, label, role, rule, entry.name if entry else None, priority))
+
+        # proposal contexts
+        proposal_ends: list[int] = []
+        for m in _PROPOSE.finditer(ct):
+            proposal_ends.append(m.end())
+            a = _AFTER_VERB.match(ct, m.end())
+            if a:
+                ns, ne = a.span("name")
+                follow = ct[ne:ne + 30]
+                strict = self.is_name(a.group("name"))
+                modifier = _FOLLOWED_BY_NOUN.match(follow) is not None
+                if (strict or _FOLLOWED_BY_PUNCT.match(follow)) and not modifier \
+                        and not self._head_is_none(ct, ne) \
+                        and not any(d.long_start <= view.to_orig(ns) < d.long_end for d in defs):
+                    add(ns, ne, self._label_after(ct, ne) or METHOD, PROPOSED, "propose", 5, loose=True)
+            h = _AFTER_VERB_HEAD.match(ct, m.end())
+            if h:
+                label = _head_label(h.group("head")) or METHOD
+                add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
+        for m in _CALLED.finditer(ct):
+            label = self._label_before(ct, m.start()) or METHOD
+            add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4, loose=True)
+        for m in _APPOSITIVE.finditer(ct):
+            head = m.group("head")
+            label = _head_label(head)
+            if label is None:
+                continue
+            mods = m.group("mods") or ""
+            if head.lower() == "suite" and "benchmark" in mods.lower():
+                label = BENCHMARK
+            role = USED if _USED_MODS.search(mods) else PROPOSED
+            before = ct[max(0, m.start() - 2):m.start()]
+            mid_sentence = m.start() > 0 and not re.search(r"[.!?\n]\s*$|^\s*$", before)
+            loose = role == PROPOSED and m.group("det").lower() in ("a", "an") and mid_sentence
+            add(m.start("name"), m.end("name"), label, role, "appositive", 4, loose=loose)
+        t = _TITLE_NAME.match(ct)
+        if t and self.is_name(t.group("name")):
+            label = _head_label(t.group("rest")) or METHOD
+            add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4)
+
+        # abbreviation definitions typed by the head of the long form
+        for d in defs:
+            label = _head_label(d.long.split()[-1]) if d.long.split() else None
+            ls_clean = d.long_start
+            proposed = any(0 <= _orig_gap(view, pe, ls_clean) <= 60 and
+                           _only_modifiers(_strip_markup(text[view.to_orig(pe):ls_clean])) for pe in proposal_ends)
+            if proposed:
+                label = label or self._label_after(text, d.short_end + 1, clean=False) or METHOD
+            if label is None or self.gazetteer.is_stop(d.short) or self.gazetteer.is_stop(d.long):
+                continue
+            role = PROPOSED if proposed else USED
+            if self._head_is_none(text, d.short_end + 1, clean=False) and not proposed:
+                continue
+            out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", _canon(gaz, d.long), 3))
+            out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", _canon(gaz, d.short), 3))
+
+        # emphasised coined names
+        for es, ee in emphasized_ranges(text):
+            inner = text[es:ee].strip()
+            if self.is_name(inner) and not self._head_is_none(text, ee + 2, clean=False):
+                label = self._label_after(text, ee + 2, clean=False) or METHOD
+                out.append(_Cand(es, ee, label, PROPOSED, "emphasis", _canon(gaz, inner), 4))
+
+        # shape rules
+        for m in _BENCH_AFTER.finditer(ct):
+            head = m.group("head").lower()
+            strict = head.startswith(("environment", "challenge", "collection"))
+            for ls, le in _list_items(ct, m.start("list"), m.end("list")):
+                if strict and gaz.lookup(ct[ls:le]) is None and not self.is_name(ct[ls:le]):
+                    continue
+                add(ls, le, BENCHMARK, USED, "bench_head", 2)
+        for m in _BENCH_BEFORE.finditer(ct):
+            for ls, le in _list_items(ct, m.start("list"), m.end("list")):
+                add(ls, le, BENCHMARK, USED, "bench_list", 2)
+        for m in _METHOD_AFTER.finditer(ct):
+            add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
+        for m in _COMPARE.finditer(ct):
+            for ls, le in _list_items(ct, m.start("list"), m.end("list")):
+                if gaz.lookup(ct[ls:le]) is not None:
+                    add(ls, le, METHOD, USED, "compare", 1)
+        for m in _METHOD_SUFFIX.finditer(ct):
+            add(m.start(), m.end(), METHOD, USED, "method_suffix", 1)
+        for m in _BENCH_SUFFIX.finditer(ct):
+            add(m.start(), m.end(), BENCHMARK, USED, "bench_suffix", 1)
+
+        # gazetteer
+        for matcher in (self.matcher_orth, self.matcher_lower):
+            for match_id, s, e in matcher(doc):
+                entry = gaz.entries[int(self.vocab.strings[match_id][3:])]
+                cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
+                if entry.type == "method":
+                    sm = _SIZE.match(text, ce)
+                    if sm:
+                        ce = sm.end()
+                label = METHOD if entry.type == "method" else BENCHMARK
+                out.append(_Cand(cs, ce, label, USED, "gazetteer", entry.name, 0))
+        return out
+
+    def _label_after(self, ct: str, pos: int, *, clean: bool = True) -> str | None:
+        """Label from an appositive right after a name: ", a novel benchmark" -> BENCHMARK.
+
+        The noun phrase ends at punctuation or a word that starts a modifier ("designed to",
+        "that", "for"); its last head noun decides.
+        """
+        window = ct[pos:pos + 120]
+        m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
+                     r"([^,.;:()\n]*)", window)
+        if not m:
+            return None
+        phrase = _NP_END.split(m.group(1), maxsplit=1)[0]
+        heads = list(_HEAD_RE.finditer(phrase))
+        if not heads:
+            return None
+        last = heads[-1]
+        return BENCHMARK if last.group("b") else METHOD if last.group("m") else None
+
+    def _head_is_none(self, ct: str, pos: int, *, clean: bool = True) -> bool:
+        window = ct[pos:pos + 70]
+        m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
+                     rf"({_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b", window, re.IGNORECASE)
+        return bool(m and _head_label(m.group(2)) is None)
+
+    def _label_before(self, ct: str, pos: int) -> str | None:
+        window = ct[max(0, pos - 60):pos]
+        heads = list(_HEAD_RE.finditer(window))
+        if not heads:
+            return None
+        last = heads[-1]
+        return BENCHMARK if last.group("b") else METHOD if last.group("m") else None
+
+    # ---------------------------------------------------------------- annotations
+    def _set_annotations(self, doc: Doc, text: str, view: CleanView, cands: list[_Cand],
+                         defs: list[Definition]) -> None:
+        # longest first, then the stronger rule; no overlaps
+        cands.sort(key=lambda c: (-(c.end - c.start), -c.priority, c.start))
+        taken: list[tuple[int, int]] = []
+        accepted: list[_Cand] = []
+        for c in cands:
+            if c.end <= c.start or any(c.start < e and s < c.end for s, e in taken):
+                # a proposal on a shorter span inside an accepted one upgrades its role
+                if c.role == PROPOSED:
+                    for a in accepted:
+                        if a.start <= c.start and c.end <= a.end and a.rule == "gazetteer" and c.priority >= 4:
+                            a.role = PROPOSED
+                continue
+            taken.append((c.start, c.end))
+            accepted.append(c)
+
+        # per-paper key -> role/label/canonical; abbreviation pairs share a key
+        group: dict[str, str] = {}
+        for d in defs:
+            group[entity_key(d.short)] = entity_key(d.long)
+        info: dict[str, dict[str, Any]] = {}
+        for c in accepted:
+            k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
+            i = info.setdefault(k, {"role": USED, "labels": defaultdict(int), "canonical": None})
+            if c.role == PROPOSED:
+                i["role"] = PROPOSED
+            i["labels"][c.label] += c.priority + 1
+            if c.canonical and not i["canonical"]:
+                i["canonical"] = c.canonical
+
+        # repeats: every other occurrence of an accepted surface form (and its abbreviation pair)
+        forms: dict[str, str] = {}
+        for c in accepted:
+            surface = text[c.start:c.end]
+            if "\n" not in surface and not _MARKUP_CHARS.search(surface):
+                forms[surface] = _group_key(group, entity_key(surface))
+        for d in defs:
+            k = _group_key(group, entity_key(d.long))
+            if k in info:
+                forms.setdefault(d.short, k)
+                forms.setdefault(d.long, k)
+        if forms:
+            pattern = re.compile(
+                r"(?<![\w-])(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")s?(?![\w-])")
+            for m in pattern.finditer(text):
+                s, e = m.span()
+                if any(s < te and ts < e for ts, te in taken):
+                    continue
+                surface = m.group(0)
+                k = forms.get(surface) or forms.get(surface[:-1])
+                if k is None or k not in info:
+                    continue
+                taken.append((s, e))
+                accepted.append(_Cand(s, e, METHOD, info[k]["role"], "repeat", None, -1))
+
+        spans = []
+        for c in sorted(accepted, key=lambda c: c.start):
+            k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
+            i = info.get(k)
+            if i is None:
+                continue
+            label = max(sorted(i["labels"]), key=lambda lab: i["labels"][lab])
+            if label not in self.labels:
+                continue
+            span = doc.char_span(c.start, c.end, label=label, alignment_mode="expand")
+            if span is None:
+                continue
+            span._.paperkg_role = i["role"]
+            span._.paperkg_canonical = i["canonical"] or _display_key(k, group, defs, text, accepted)
+            span._.paperkg_rule = c.rule
+            span._.paperkg_offsets = (c.start, c.end)
+            spans.append(span)
+        doc.spans[self.spans_key] = spans
+
+        # coined names left untyped, for corpus-level consolidation
+        cand_list = []
+        for m in _NAME_TOKEN.finditer(view.text):
+            s, e = view.span_to_orig(m.start(), m.end())
+            if any(s < te and ts < e for ts, te in taken):
+                continue
+            surface = text[s:e]
+            if self.is_name(surface):
+                cand_list.append((s, e))
+        doc.user_data[CANDIDATES_KEY] = cand_list
+
+
+_MARKUP_CHARS = re.compile(r"[\\{}$*]")
+_CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
+
+
+def _group_key(group: dict[str, str], key: str) -> str:
+    return group.get(key, key)
+
+
+def _canon(gaz: Gazetteer, name: str) -> str | None:
+    entry = gaz.lookup(name)
+    return entry.name if entry else None
+
+
+def _display_key(key: str, group: dict[str, str], defs: list[Definition], text: str,
+                 accepted: list[_Cand]) -> str:
+    """The display name of a group: the short form of an abbreviation, else the first surface."""
+    for d in defs:
+        if entity_key(d.long) == key:
+            return d.short
+    for c in accepted:
+        s = _strip_markup(text[c.start:c.end])
+        if _group_key(group, entity_key(s)) == key and c.rule != "repeat":
+            return s.strip()
+    return key
+
+
+def _orig_gap(view: CleanView, clean_pos: int, orig_pos: int) -> int:
+    return orig_pos - view.to_orig(clean_pos)
+
+
+def _strip_markup(s: str) -> str:
+    return clean_view(s).text
+
+
+_MODIFIER_GAP = re.compile(r"^[\s\w,-]{0,60}$")
+
+
+def _only_modifiers(gap: str) -> bool:
+    """The text between a proposal verb and a long form: a few words, no sentence break."""
+    return bool(_MODIFIER_GAP.match(gap)) and len(gap.split()) <= 6
+
+
+def _list_items(ct: str, start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    pos = start
+    for m in _LIST_SPLIT.finditer(ct, start, end):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if end > pos:
+        out.append((pos, end))
+    return out
+
+
+# ---------------------------------------------------------------------------- plain records
+def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0,
+                      field: str = "abstract") -> list[Entity]:
+    """The component's spans as :class:`kg.records.Entity` records (one per name and paper).
+
+    ``offset`` is subtracted from the character offsets (for a field that does not start at 0).
+    """
+    by_name: dict[tuple[str, str], dict[str, Any]] = {}
+    for span in doc.spans.get(spans_key, ()):
+        s, e = span._.paperkg_offsets or (span.start_char, span.end_char)
+        canonical = span._.paperkg_canonical or span.text
+        k = (span.label_, entity_key(canonical))
+        g = by_name.setdefault(k, {"name": canonical, "role": span._.paperkg_role, "mentions": [], "aliases": set()})
+        g["mentions"].append(Mention(s - offset, e - offset, doc.text[s:e], span._.paperkg_rule or "", field))
+        if span._.paperkg_role == PROPOSED:
+            g["role"] = PROPOSED
+        g["aliases"].add(clean_view(doc.text[s:e]).text.strip())
+    out = []
+    for (label, _k), g in by_name.items():
+        etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK
+        aliases = tuple(sorted(a for a in g["aliases"] if entity_key(a) != entity_key(g["name"])))
+        out.append(Entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
+    return out
+
+
+@Language.factory("paperkg_entities",
+                  default_config={"spans_key": SPANS_KEY, "labels": [METHOD, BENCHMARK], "gazetteer": None},
+                  assigns=["doc.spans"])
+def make_entities(nlp: Language, name: str, spans_key: str, labels: list[str],
+                  gazetteer: str | None) -> EntityRecognizer:
+    return EntityRecognizer(nlp, name, spans_key=spans_key, labels=labels, gazetteer=gazetteer)
+
+
+@Language.factory("paperkg_methods",
+                  default_config={"spans_key": "paperkg_methods", "gazetteer": None}, assigns=["doc.spans"])
+def make_methods(nlp: Language, name: str, spans_key: str, gazetteer: str | None) -> EntityRecognizer:
+    return EntityRecognizer(nlp, name, spans_key=spans_key, labels=[METHOD], gazetteer=gazetteer)
+
+
+@Language.factory("paperkg_benchmarks",
+                  default_config={"spans_key": "paperkg_benchmarks", "gazetteer": None}, assigns=["doc.spans"])
+def make_benchmarks(nlp: Language, name: str, spans_key: str, gazetteer: str | None) -> EntityRecognizer:
+    return EntityRecognizer(nlp, name, spans_key=spans_key, labels=[BENCHMARK], gazetteer=gazetteer)

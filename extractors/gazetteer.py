@@ -1,0 +1,134 @@
+"""The shipped gazetteer of method and benchmark names, metric names and generic stop names.
+
+``extractors/data/gazetteer.json`` is built by :mod:`extractors.build_gazetteer`. Here it is
+turned into spaCy ``PhraseMatcher`` patterns (one matcher on ``ORTH`` for names with capitals,
+one on ``LOWER`` for lower-case and multi-word names) and into plain lookup tables.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
+
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_PLURAL_WORD = re.compile(
+    r"(?<=[a-z])(networks|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
+    r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts)$"
+)
+
+
+def entity_key(name: str) -> str:
+    """The key under which two spellings of a name are the same name.
+
+    Case, hyphens, spaces and an acronym plural ("MoEs", "GANs") or a plural head noun
+    ("Generative Adversarial Networks") do not matter.
+
+    Examples
+    --------
+    >>> entity_key("MoEs") == entity_key("MoE") == "moe"
+    True
+    >>> entity_key("Mixture-of-Experts") == entity_key("mixture of experts")
+    True
+    >>> entity_key("Generative Adversarial Networks") == entity_key("generative adversarial network")
+    True
+    """
+    n = name.strip()
+    if len(n) > 2 and n.endswith("s") and n[-2].isupper():
+        n = n[:-1]
+    key = _NON_ALNUM.sub("", n.lower())
+    m = _PLURAL_WORD.search(key)
+    if m and m.group(1) != "experts":
+        word = m.group(1)
+        key = key[: m.start()] + (word[:-2] if word.endswith("sses") or word == "processes" else word[:-1])
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class GazetteerEntry:
+    type: str  # "method" | "benchmark"
+    name: str
+    aliases: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Gazetteer:
+    """Entries plus lookup tables; ``by_key`` maps :func:`entity_key` of every name/alias."""
+
+    entries: tuple[GazetteerEntry, ...]
+    metrics: frozenset[str]
+    stoplist: frozenset[str]
+    by_key: Mapping[str, int]
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Gazetteer":
+        entries = tuple(
+            GazetteerEntry(e["type"], e["name"], tuple(e.get("aliases") or ()), e.get("source", ""))
+            for e in data.get("entries", ())
+        )
+        by_key: dict[str, int] = {}
+        for i, e in enumerate(entries):
+            for form in (e.name, *e.aliases):
+                by_key.setdefault(entity_key(form), i)
+        return cls(entries, frozenset(m.lower() for m in data.get("metrics", ())),
+                   frozenset(s.lower() for s in data.get("stoplist", ())), by_key)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "entries": [{"type": e.type, "name": e.name, "aliases": list(e.aliases), "source": e.source}
+                        for e in self.entries],
+            "metrics": sorted(self.metrics),
+            "stoplist": sorted(self.stoplist),
+        }
+
+    def lookup(self, name: str) -> GazetteerEntry | None:
+        i = self.by_key.get(entity_key(name))
+        return self.entries[i] if i is not None else None
+
+    def is_stop(self, name: str) -> bool:
+        """A metric or a generic name: never an entity found by the rules."""
+        low = name.lower()
+        return low in self.stoplist or low in self.metrics or low.rstrip("s") in self.stoplist
+
+    def phrase_forms(self) -> Iterable[tuple[int, str, bool]]:
+        """(entry index, surface form, case-insensitive?) for every pattern to match."""
+        for i, e in enumerate(self.entries):
+            seen: set[str] = set()
+            for form in (e.name, *e.aliases):
+                for variant in _variants(form, e.type):
+                    if variant in seen:
+                        continue
+                    seen.add(variant)
+                    yield i, variant, e.source == "curated" and _case_insensitive(variant)
+
+
+def _case_insensitive(form: str) -> bool:
+    if form.lower() == form:
+        return True
+    words = [w for w in re.split(r"[\s-]+", form) if w]
+    return len(words) >= 2 and sum(len(w) >= 3 and w.isalpha() for w in words) >= 2 and not any(
+        w.isupper() for w in words)
+
+
+def _variants(form: str, etype: str) -> list[str]:
+    out = [form]
+    if "-" in form and " " not in form and not re.search(r"-\d", form):
+        out.append(form.replace("-", " "))
+    if " " in form and len(form.split()) <= 4:
+        out.append(form.replace(" ", "-"))
+    if etype == "method" and re.search(r"[A-Z]$", form) and " " not in form:
+        out.append(form + "s")
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def load_gazetteer(path: str | None = None) -> Gazetteer:
+    """The gazetteer at ``path`` (default: the shipped one), cached."""
+    p = Path(path) if path else GAZETTEER_PATH
+    return Gazetteer.from_data(json.loads(p.read_text(encoding="utf-8")))

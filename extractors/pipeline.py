@@ -1,0 +1,207 @@
+"""The extraction pipeline: records in, records with entities and citations out.
+
+The rest of paperkg calls three functions and never sees a spaCy object:
+
+- :func:`extract_raw` runs spaCy over each record's title and abstract (joined into one text,
+  offsets mapped back to each field) and yields one :class:`RawExtraction` per record, in order;
+  it is plain, JSON-serialisable and cacheable per record.
+- :func:`consolidate` looks at the whole corpus (:mod:`extractors.consolidate`) and returns the
+  records with their final entities and citations.
+- :func:`extract_records` is both in one call.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+import spacy
+from spacy.language import Language
+
+from extractors import EXTRACTOR_VERSION
+from extractors.abbreviations import DEFS_KEY, Definition
+from extractors.entities import CANDIDATES_KEY, entities_from_doc
+from kg.errors import PaperkgError
+from kg.records import Citation, Entity, Mention, Record
+
+#: Between title and abstract in the processed text; a paragraph break stops every rule.
+SEPARATOR = "\n\n"
+
+#: The other engineer's components: (factory, module, function that reads a doc).
+_OPTIONAL = (
+    ("paperkg_concepts", "extractors.concepts", "concepts_from_doc"),
+    ("paperkg_citations", "extractors.citations", "citations_from_doc"),
+)
+
+
+@dataclass(frozen=True)
+class RawExtraction:
+    """What one document yielded before corpus-level consolidation.
+
+    ``definitions`` are abbreviation definitions ``(short, long, field)``; ``candidates`` are
+    coined names the rules saw but did not type ``(text, start, end, field)``: consolidation
+    turns them into mentions when the corpus knows them as methods or benchmarks.
+    """
+
+    record_id: str
+    entities: tuple[Entity, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    definitions: tuple[tuple[str, str, str], ...] = ()
+    candidates: tuple[tuple[str, int, int, str], ...] = ()
+    version: str = EXTRACTOR_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "record_id": self.record_id,
+            "version": self.version,
+            "entities": [e.to_dict() for e in self.entities],
+            "citations": [c.to_dict() for c in self.citations],
+            "definitions": [list(d) for d in self.definitions],
+            "candidates": [list(c) for c in self.candidates],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "RawExtraction":
+        return cls(
+            record_id=d["record_id"],
+            entities=tuple(Entity.from_dict(e) for e in d.get("entities") or ()),
+            citations=tuple(Citation.from_dict(c) for c in d.get("citations") or ()),
+            definitions=tuple(tuple(x) for x in d.get("definitions") or ()),  # type: ignore[misc]
+            candidates=tuple((c[0], int(c[1]), int(c[2]), c[3]) for c in d.get("candidates") or ()),
+            version=d.get("version", ""),
+        )
+
+
+def _optional_components() -> list[tuple[str, Any]]:
+    out = []
+    for factory, module, func in _OPTIONAL:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        reader = getattr(mod, func, None)
+        if reader is not None:
+            out.append((factory, reader))
+    return out
+
+
+def make_nlp(*, spacy_model: str | None = None) -> Language:
+    """``spacy.blank("en")`` (or an installed trained pipeline) plus the paperkg components.
+
+    Raises
+    ------
+    PaperkgError
+        When ``spacy_model`` names a pipeline that is not installed (nothing is downloaded).
+    """
+    if spacy_model:
+        try:
+            nlp = spacy.load(spacy_model, exclude=["ner", "lemmatizer", "textcat"])
+        except OSError:
+            raise PaperkgError(
+                f"spaCy pipeline {spacy_model!r} is not installed; install it (python -m spacy download "
+                f"{spacy_model}) or leave out --spacy-model to use the built-in rules") from None
+    else:
+        nlp = spacy.blank("en")
+    nlp.add_pipe("paperkg_abbreviations")
+    nlp.add_pipe("paperkg_entities")
+    for factory, _reader in _optional_components():
+        nlp.add_pipe(factory)
+    return nlp
+
+
+def _join(record: Record) -> tuple[str, int]:
+    """The processed text and where the abstract starts in it (-1: no abstract)."""
+    title = record.title or ""
+    abstract = record.abstract or ""
+    if title and abstract:
+        return title + SEPARATOR + abstract, len(title) + len(SEPARATOR)
+    if abstract:
+        return abstract, 0
+    return title, -1
+
+
+def _split_mention(m: Mention, abstract_start: int) -> Mention | None:
+    """Map a mention of the joined text onto its field (None when it crosses the boundary)."""
+    if abstract_start < 0:
+        return Mention(m.start, m.end, m.text, m.rule, "title")
+    if m.start >= abstract_start:
+        return Mention(m.start - abstract_start, m.end - abstract_start, m.text, m.rule, "abstract")
+    if m.end <= abstract_start - len(SEPARATOR):
+        return Mention(m.start, m.end, m.text, m.rule, "title")
+    return None
+
+
+def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
+                  readers: list[tuple[str, Any]]) -> RawExtraction:
+    def field_of(s: int) -> tuple[str, int]:
+        if abstract_start < 0:
+            return "title", 0
+        return ("abstract", abstract_start) if s >= abstract_start else ("title", 0)
+
+    entities: list[Entity] = []
+    for ent in entities_from_doc(doc):
+        mentions = tuple(x for x in (_split_mention(m, abstract_start) for m in ent.mentions) if x)
+        if mentions:
+            entities.append(Entity(ent.type, ent.name, ent.role, ent.aliases, mentions))
+    citations: list[Citation] = []
+    for factory, reader in readers:
+        try:
+            found = reader(doc)
+        except Exception:  # the other components must not take the whole extraction down
+            continue
+        for item in found:
+            if isinstance(item, Citation):
+                f, off = field_of(item.start)
+                citations.append(Citation(item.surnames, item.year, item.start - off, item.end - off, item.text, f))
+            elif isinstance(item, Entity):
+                mentions = tuple(x for x in (_split_mention(m, abstract_start) for m in item.mentions) if x)
+                entities.append(Entity(item.type, item.name, item.role, item.aliases, mentions))
+    defs = []
+    for t in doc.user_data.get(DEFS_KEY, ()):
+        d = Definition(*t)
+        defs.append((d.short, d.long, field_of(d.short_start)[0]))
+    cands = []
+    for s, e in doc.user_data.get(CANDIDATES_KEY, ()):
+        m = _split_mention(Mention(s, e, doc.text[s:e], ""), abstract_start)
+        if m is not None:
+            cands.append((m.text, m.start, m.end, m.field))
+    return RawExtraction(record.id, tuple(entities), tuple(citations), tuple(defs), tuple(cands))
+
+
+def extract_raw(records: Iterable[Record], *, n_process: int = 1, spacy_model: str | None = None,
+                batch_size: int = 256, nlp: Language | None = None) -> Iterator[RawExtraction]:
+    """Per-document extraction, one :class:`RawExtraction` per record, in input order.
+
+    Parameters
+    ----------
+    records
+        The records; title and abstract are processed (a record with neither yields an empty result).
+    n_process
+        Worker processes for ``nlp.pipe`` (results are identical to one process).
+    spacy_model
+        An installed trained spaCy pipeline to use instead of ``spacy.blank("en")``.
+    batch_size
+        Documents per batch handed to spaCy.
+    nlp
+        A pipeline from :func:`make_nlp` to reuse.
+    """
+    nlp = nlp or make_nlp(spacy_model=spacy_model)
+    readers = [(f, r) for f, r in _optional_components() if f in nlp.pipe_names]
+    recs = records if isinstance(records, list) else list(records)
+    docs = nlp.pipe((_join(r) for r in recs), as_tuples=True, n_process=n_process, batch_size=batch_size)
+    for record, (doc, abstract_start) in zip(recs, docs):
+        yield _raw_from_doc(record, doc, abstract_start, readers)
+
+
+def consolidate(records: Sequence[Record], raws: Sequence[RawExtraction]) -> list[Record]:
+    """Corpus-level consolidation; see :func:`extractors.consolidate.consolidate_corpus`."""
+    from extractors.consolidate import consolidate_corpus
+
+    return consolidate_corpus(records, raws)
+
+
+def extract_records(records: Iterable[Record], **kw: Any) -> list[Record]:
+    """:func:`extract_raw` then :func:`consolidate`: records with ``entities`` and ``citations``."""
+    recs = list(records)
+    return consolidate(recs, list(extract_raw(recs, **kw)))
