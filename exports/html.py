@@ -399,12 +399,15 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
 
 
 def _default_groups(G: nx.Graph, U: nx.Graph) -> list[list[Hashable]]:
-    comm: dict[Any, list[Hashable]] = {}
-    have = 0
-    for n, c in G.nodes(data="community"):
-        have += c is not None
-        comm.setdefault(("c", c) if c is not None else ("n", n), []).append(n)
-    if have >= 0.5 * G.number_of_nodes() and len(comm) > 1:
+    given = {n: c for n, c in G.nodes(data="community") if c is not None}
+    if len(given) >= 0.5 * G.number_of_nodes() and len(set(given.values())) > 1:
+        comm: dict[Any, list[Hashable]] = {}
+        for n in G:
+            c = given.get(n)
+            if c is None:  # categories, cited works: join the community most of their neighbours are in
+                votes = Counter(given[m] for m in U[n] if m in given)
+                c = votes.most_common(1)[0][0] if votes else ("alone", n)
+            comm.setdefault(c, []).append(n)
         return list(comm.values())
     out: list[list[Hashable]] = []
     for cc in nx.connected_components(U):
