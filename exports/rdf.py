@@ -52,7 +52,6 @@ import hashlib
 import json
 import re
 import shutil
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 from urllib.parse import quote
@@ -543,7 +542,7 @@ def to_rdfxml(G: "nx.MultiDiGraph", **kw: Any) -> bytes:
 
 def data_path(name: str) -> Path:
     """Path of a file shipped in ``exports/data/`` (ontology, shapes, JSON-LD context)."""
-    return Path(str(resources.files("exports") / "data" / name))
+    return Path(__file__).resolve().parent / "data" / name
 
 
 def jsonld_context() -> dict[str, Any]:

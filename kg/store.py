@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STORE_META", "QueryResult", "ExampleQuery", "build_store", "open_store", "store_dir",
     "store_info", "query", "run_query", "example_queries", "load_example", "resolve_query",
+    "read_query_file", "parse_params",
     "RESULT_FORMATS",
 ]
 
@@ -395,7 +396,9 @@ def _queries_dir() -> Path:
     return Path(str(resources.files("kg") / "queries"))
 
 
-def _parse_example(path: Path) -> ExampleQuery:
+def read_query_file(path: str | Path) -> ExampleQuery:
+    """Read a ``.rq`` file with its comment header (title and ``# @param NAME TYPE description``)."""
+    path = Path(path)
     text = path.read_text(encoding="utf-8")
     title = ""
     params: dict[str, tuple[str, str]] = {}
@@ -412,7 +415,7 @@ def _parse_example(path: Path) -> ExampleQuery:
 
 def example_queries() -> dict[str, ExampleQuery]:
     """The shipped example queries by name (file stem), sorted."""
-    return {p.stem: _parse_example(p) for p in sorted(_queries_dir().glob("*.rq"))}
+    return {p.stem: read_query_file(p) for p in sorted(_queries_dir().glob("*.rq"))}
 
 
 def load_example(name: str) -> ExampleQuery:

@@ -1,0 +1,68 @@
+"""``kg sparql OUT/ QUERY``: run SPARQL on a build's embedded store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kg.errors import QueryError
+
+_FORMATS = ["table", "json", "xml", "csv", "tsv", "ttl", "nt"]
+
+
+@click.command("sparql")
+@click.argument("out", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("query", required=False)
+@click.option("--file", "-f", "query_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Read the query from a .rq file.")
+@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
+              help="Bind a parameter of a shipped query (repeatable), e.g. --param author=\"Renzhe Xu\".")
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), default="table", show_default=True,
+              help="table, SPARQL results (json, xml, csv, tsv), or ttl / nt for CONSTRUCT and DESCRIBE.")
+@click.option("--limit", type=click.IntRange(0), default=None, help="Print at most this many rows.")
+@click.option("--list", "list_queries", is_flag=True, help="List the shipped example queries and their parameters.")
+def command(out: Path, query: str | None, query_file: Path | None, params: tuple[str, ...], fmt: str,
+            limit: int | None, list_queries: bool) -> None:
+    """Run a SPARQL QUERY on the build OUT: query text, the name of a shipped example query
+    (see --list), or --file q.rq. Queries are read-only; the build is their default graph.
+
+    \b
+    Examples:
+      kg sparql OUT/ coauthors --param author="Renzhe Xu"
+      kg sparql OUT/ citation-indegree --format csv
+      kg sparql OUT/ 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
+    """
+    from kg.store import (example_queries, open_store, parse_params, read_query_file, resolve_query,
+                          run_query)
+
+    if list_queries:
+        for name, ex in example_queries().items():
+            click.echo(f"{name:30s} {ex.title}")
+            for p, (ptype, desc) in ex.params.items():
+                click.echo(f"{'':30s}   --param {p}=... ({ptype}) {desc}")
+        return
+    if (query is None) == (query_file is None):
+        raise QueryError("give exactly one of QUERY (text or example name) and --file; --list shows the examples")
+    if query_file is not None:
+        example = read_query_file(query_file)  # its header may declare @param s too
+        text = example.text
+    else:
+        text, example = resolve_query(query or "")
+    bound = parse_params(params)
+    if bound and example is None:
+        raise QueryError("--param applies to shipped queries and --file queries with @param headers")
+    result = run_query(open_store(out), text, params=bound, example=example, limit=limit)
+    if fmt == "table":
+        click.echo(result.to_table())
+        return
+    if result.kind == "graph" and fmt not in ("ttl", "nt"):
+        raise QueryError(f"a CONSTRUCT/DESCRIBE result prints as ttl or nt, not {fmt}")
+    if result.kind != "graph" and fmt in ("ttl", "nt"):
+        raise QueryError(f"--format {fmt} is for CONSTRUCT/DESCRIBE; use table, json, xml, csv or tsv")
+    data = result.serialize(fmt)
+    sys.stdout.buffer.write(data)
+    if not data.endswith(b"\n"):
+        sys.stdout.buffer.write(b"\n")
+    sys.stdout.buffer.flush()
