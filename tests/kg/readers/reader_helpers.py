@@ -17,3 +17,15 @@ def read_all(path: Path, *, format: str | None = None, skip_bad: bool = False) -
     fmt = format or detect_format(path)
     ctx = ReadContext(path=path, format=fmt, skip_bad=skip_bad)
     return list(read_file(path, format=format, ctx=ctx)), ctx
+
+
+_CACHE: dict[Path, list[Record]] = {}
+
+
+def read_shared(path: Path) -> list[Record]:
+    """Records of a real shared-data file, read once per test session (they never change)."""
+    if path not in _CACHE:
+        recs, ctx = read_all(path)
+        assert not ctx.skipped, ctx.skipped_examples
+        _CACHE[path] = recs
+    return _CACHE[path]

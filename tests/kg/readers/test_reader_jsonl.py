@@ -11,7 +11,7 @@ from kg.errors import InputError
 from kg.readers import detect_format
 from kg.readers.jsonl import split_prefixed_id
 from kg.records import Source, make_record
-from reader_helpers import FIXTURES, read_all as read
+from reader_helpers import FIXTURES, read_all as read, read_shared
 
 CONF = ("colm2024", "colm2025", "iclr2024", "icml2019", "icml2023", "icml2024_titles_only",
         "icml2025_titles_only", "ijcai2024", "neurips2018")
@@ -25,15 +25,15 @@ CONF_COUNTS = {"iclr2024": 2271, "icml2023": 1857, "icml2019": 773, "neurips2018
 def test_confpapers_jsonl_counts(shared_data, name):
     path = shared_data / "confpapers" / "jsonl" / f"{name}.jsonl"
     assert detect_format(path) == "jsonl"
-    recs, ctx = read(path)
-    assert len(recs) == CONF_COUNTS[name] and not ctx.skipped
+    recs = read_shared(path)
+    assert len(recs) == CONF_COUNTS[name]
     assert all(r.sources[0].format == "jsonl" for r in recs)
     assert [r.sources[0].line for r in recs[:3]] == [1, 2, 3]
 
 
 def test_confpapers_jsonl_fields(shared_data):
     path = shared_data / "confpapers" / "jsonl" / "iclr2024.jsonl"
-    recs, _ = read(path)
+    recs = read_shared(path)
     first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
     r = recs[0]
     assert r.title == first["title"]
@@ -47,7 +47,7 @@ def test_confpapers_jsonl_fields(shared_data):
 
 
 def test_titles_only_have_no_abstract(shared_data):
-    recs, _ = read(shared_data / "confpapers" / "jsonl" / "icml2025_titles_only.jsonl")
+    recs = read_shared(shared_data / "confpapers" / "jsonl" / "icml2025_titles_only.jsonl")
     assert all(r.abstract is None and r.title for r in recs)
     # no abstract: the id is a hash of title and authors, so two papers never collide
     assert len({r.id for r in recs}) == len(recs)
