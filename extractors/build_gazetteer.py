@@ -88,6 +88,9 @@ def build(source: Path = DEFAULT_SOURCE) -> dict:
         parts = ln.split("\t")
         etype, name = parts[0], parts[1]
         aliases = [a for a in (parts[2].split("|") if len(parts) > 2 else []) if a]
+        prev = entries.get((etype, _key(name)))
+        if prev is not None:  # the same name twice in the curated list: merge
+            aliases = sorted(set(prev["aliases"]) | set(aliases) | ({prev["name"]} - {name}))
         entries[(etype, _key(name))] = {"type": etype, "name": name, "aliases": aliases, "source": "curated"}
         curated_keys.add(_key(name))
         curated_keys.update(_key(a) for a in aliases)

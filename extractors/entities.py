@@ -40,7 +40,8 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 from extractors import BENCHMARK, METHOD
-from extractors.abbreviations import CleanView, Definition, clean_view, definitions_of, emphasized_ranges, find_definitions
+from extractors.abbreviations import (CleanView, Definition, best_long_form, clean_view, definitions_of,
+                                      emphasized_ranges, find_definitions)
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
@@ -114,7 +115,7 @@ _AFTER_VERB_HEAD = re.compile(
     re.IGNORECASE,
 )
 _CALLED = re.compile(
-    rf"(?<!so-)(?<!so )\b(?:called|dubbed|named|termed|coined|which we call|we call it|we call|"
+    rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
     rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?(?P<name>{_NAME})"
 )
 _APPOSITIVE = re.compile(
@@ -134,12 +135,12 @@ _BENCH_BEFORE = re.compile(
     rf"(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
 )
 _METHOD_AFTER = re.compile(
-    rf"(?P<name>{_NAME})\s+(?P<head>algorithm|model|framework|architecture|network|"
+    rf"(?P<name>{_NAME})\s+(?P<head>algorithm|framework|architecture|network|"
     rf"optimizer|method|estimator|backbone|family|series|language model|LLM|classifier)\b"
 )
 _COMPARE = re.compile(
     rf"\b(?:compared (?:to|with|against)|outperforms?|outperforming|baselines? (?:such as|including|like)|"
-    rf"baselines?,? (?:e\.g\.,?|i\.e\.,?)|surpass(?:es|ing)?|than|versus|vs\.?|over)\s+(?:the\s+)?(?:strong\s+)?"
+    rf"baselines?,? (?:e\.g\.,?|i\.e\.,?)|surpass(?:es|ing)?|than|versus|vs\.?)\s+(?:the\s+)?(?:strong\s+)?"
     rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,6}}(?:,?\s+(?:and|or)\s+{_NAME})?)"
 )
 _METHOD_SUFFIX = re.compile(
@@ -166,6 +167,28 @@ _FOLLOWED_BY_NOUN = re.compile(
 _NP_END = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|based|in|on|from|and|where|by|"
                      r"trained|capable|consisting|comprising|covering|containing|spanning|featuring|"
                      r"including|across|using|tailored|aimed|enabling|allowing)\s", re.IGNORECASE)
+_TECH_HEAD = re.compile(
+    r"^(?:descent|ascent|search|sampling|sampler|decoding|pruning|rewinding|averaging|estimation|"
+    r"estimator|coding|encoding|embeddings?|propagation|normalization|smoothing|clipping|boosting|"
+    r"bagging|dropout|distillation|transform|iteration|gradients?|rule|units?|machines?|"
+    r"autoencoders?|transformers?|perceptrons?|trees?|forests?|process(?:es)?|fields?|flows?|"
+    r"memory|algorithm|optimi[sz]er|networks?|nets?|splatting|attention|leader|solver|"
+    r"regularization|tuning|prompting|adaptation|alignment|detector|classifier|solving|routing)s?$",
+    re.IGNORECASE)
+_GENERIC_CLASS = re.compile(
+    r"^(?:(?:large|small|masked|causal|autoregressive|pre-?trained|generative|foundation|reward|world|"
+    r"vision-language|visual|multimodal|multi-modal|deep|neural|language|vision|diffusion|reasoning|"
+    r"graph|machine|statistical|probabilistic|latent|sequence|artificial)\s+)*"
+    r"(?:language|foundation|reward|world|generative|neural|deep|reasoning|vision(?:-language)?|"
+    r"multimodal|machine learning|learning)?\s*(?:models?|networks?|agents?|systems?|nets?)$",
+    re.IGNORECASE)
+_EXTEND = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:first\s+|further\s+|then\s+)?(?:extend|generalize|"
+                     rf"adapt|lift)\s+(?:the\s+)?{_NAME}\s+(?:to|into)\s+(?:the\s+)?(?P<name>{_NAME})(?=[\s,.;:])")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+_NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
+_UNNAMED_OBJECT = re.compile(
+    rf"\s+(?:a|an|the|two|three)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b", re.IGNORECASE)
+_NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+)?[a-z]+s\b")
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -178,6 +201,29 @@ class _Cand:
     rule: str
     canonical: str | None = None
     priority: int = 0
+
+
+def _abbreviation_label(long: str, title_case: bool) -> str | None:
+    """Type of an abbreviation's long form from its head noun, or None (not a method/benchmark).
+
+    Lower-case long forms need a technique head ("kernel density estimation"); Title-Case ones
+    also a method or benchmark head noun ("Gated Linear Unit", "Learning Rate Rewinding").
+    Paradigms ("... learning") never are.
+    """
+    words = long.split()
+    if not words:
+        return None
+    head = words[-1]
+    if head.lower() in ("learning", "learner"):
+        return None
+    label = _head_label(head)
+    if label == BENCHMARK:
+        return BENCHMARK
+    if _TECH_HEAD.match(head):
+        return METHOD
+    if label == METHOD and (title_case or head.lower() not in ("model", "models", "system", "systems", "framework")):
+        return METHOD
+    return None
 
 
 def _head_label(head: str) -> str | None:
@@ -290,28 +336,35 @@ class EntityRecognizer:
         out: list[_Cand] = []
         gaz = self.gazetteer
 
-        def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *, loose: bool = False,
-                clean: bool = True) -> None:
-            s, e = view.span_to_orig(cs, ce) if clean else (cs, ce)
-            name = text[s:e]
+        def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
+                loose: bool = False) -> None:
+            cs, ce = _trim_modifier(ct, cs, ce)
+            if ce <= cs or (cs > 0 and ct[cs - 1] in "\\^_"):
+                return
+            s, e = view.span_to_orig(cs, ce)
+            name = ct[cs:ce]
+            if "$" in text[s:e] or "\\" in text[s:e]:
+                return
             entry = gaz.lookup(name)
             if entry is not None and name.islower() and not any(
                     f.islower() for f in (entry.name, *entry.aliases) if entity_key(f) == entity_key(name)):
                 entry = None  # "math benchmarks" is not MATH
                 if rule in ("bench_head", "bench_list", "method_head"):
                     return
-            if entry is None and not self.is_name(view.text[cs:ce] if clean else name, loose=loose):
+            if entry is None and not self.is_name(name, loose=loose):
                 return
-            if entry is not None and rule in ("appositive", "called", "compare", "method_head"):
+            if entry is not None:
+                # a known name is the paper's own only in the rarest cases; the gazetteer knows its type
                 role = USED
-            if entry is not None and role == USED:
                 label = METHOD if entry.type == "method" else BENCHMARK
-            out.append(_Cand(s, e, label, role, rule, entry.name if entry else None, priority))
+            out.append(_Cand(s, e, label, role, rule, _canonical(gaz, name), priority))
 
         # proposal contexts
         proposal_ends: list[int] = []
+        unnamed: list[int] = []
         for m in _PROPOSE.finditer(ct):
             proposal_ends.append(m.end())
+            n_before = len(out)
             a = _AFTER_VERB.match(ct, m.end())
             if a:
                 ns, ne = a.span("name")
@@ -326,9 +379,14 @@ class EntityRecognizer:
             if h:
                 label = _head_label(h.group("head")) or METHOD
                 add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
+            if len(out) == n_before and _UNNAMED_OBJECT.match(ct, m.end()):
+                unnamed.append(m.end())
+        for m in _EXTEND.finditer(ct):
+            add(m.start("name"), m.end("name"), METHOD, PROPOSED, "extend", 4)
         for m in _CALLED.finditer(ct):
             label = self._label_before(ct, m.start()) or METHOD
-            add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4, loose=True)
+            add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4,
+                loose=not m.group(0).lower().startswith("namely"))
         for m in _APPOSITIVE.finditer(ct):
             head = m.group("head")
             label = _head_label(head)
@@ -349,26 +407,52 @@ class EntityRecognizer:
 
         # abbreviation definitions typed by the head of the long form
         for d in defs:
-            label = _head_label(d.long.split()[-1]) if d.long.split() else None
-            ls_clean = d.long_start
-            proposed = any(0 <= _orig_gap(view, pe, ls_clean) <= 60 and
-                           _only_modifiers(_strip_markup(text[view.to_orig(pe):ls_clean])) for pe in proposal_ends)
-            if proposed:
-                label = label or self._label_after(text, d.short_end + 1, clean=False) or METHOD
-            if label is None or self.gazetteer.is_stop(d.short) or self.gazetteer.is_stop(d.long):
+            long_words = d.long.split()
+            title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
+            head = long_words[-1] if long_words else ""
+            label = _abbreviation_label(d.long, title_case)
+            proposed = any(0 <= _orig_gap(view, pe, d.long_start) <= 80 and
+                           _only_modifiers(_strip_markup(text[view.to_orig(pe):d.long_start])) for pe in proposal_ends)
+            if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
+                label = METHOD  # "scalable and effective implicit GNN (SEIGNN)"
+            if not proposed:
+                proposed = any(0 <= _orig_gap(view, ue, d.long_start) <= 220 for ue in unnamed) and title_case \
+                    and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
+            if proposed and label is None and (title_case or _TECH_HEAD.search(head)):
+                label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
+            if label is None or gaz.is_stop(d.short) or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
                 continue
-            role = PROPOSED if proposed else USED
-            if self._head_is_none(text, d.short_end + 1, clean=False) and not proposed:
+            if self._head_is_none(text, d.short_end + 1, clean=False) or _NONE_HEAD_NEXT.match(text, d.short_end + 1):
                 continue
-            out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", _canon(gaz, d.long), 3))
-            out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", _canon(gaz, d.short), 3))
+            known = gaz.lookup(d.long) or gaz.lookup(d.short)
+            role = PROPOSED if proposed and known is None else USED
+            if known is not None:
+                label = METHOD if known.type == "method" else BENCHMARK
+            out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
+            out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
 
-        # emphasised coined names
+        # emphasised names: coined names anywhere, descriptive phrases right after a proposal verb
         for es, ee in emphasized_ranges(text):
-            inner = text[es:ee].strip()
-            if self.is_name(inner) and not self._head_is_none(text, ee + 2, clean=False):
+            inner = _strip_markup(text[es:ee]).strip()
+            if _NONE_HEAD_NEXT.match(text, ee + 2) or self._head_is_none(text, ee + 2, clean=False):
+                continue
+            if gaz.lookup(inner) is not None:
+                continue
+            after_verb = any(0 <= es - view.to_orig(pe) <= 40 and
+                             _only_modifiers(_strip_markup(text[view.to_orig(pe):es]).rstrip("\\textbf{*_ ")) for pe in proposal_ends)
+            descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner)
+            if self.is_name(inner) or descriptive:
                 label = self._label_after(text, ee + 2, clean=False) or METHOD
-                out.append(_Cand(es, ee, label, PROPOSED, "emphasis", _canon(gaz, inner), 4))
+                out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
+
+        # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
+        for ue in unnamed:
+            window_end = min(len(ct), ue + 220)
+            for m in _NAME_TOKEN.finditer(ct, ue, window_end):
+                if self.is_name(m.group(0)) and gaz.lookup(m.group(0)) is None and \
+                        _NAME_THEN_VERB.match(ct, m.end()):
+                    add(m.start(), m.end(), METHOD, PROPOSED, "propose_next", 3)
+                    break
 
         # shape rules
         for m in _BENCH_AFTER.finditer(ct):
@@ -385,7 +469,9 @@ class EntityRecognizer:
             add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
         for m in _COMPARE.finditer(ct):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
-                if gaz.lookup(ct[ls:le]) is not None:
+                item = ct[ls:le]
+                if gaz.lookup(item) is not None or (self.is_name(item) and " " not in item and
+                                                    _CAMEL.search(item)):
                     add(ls, le, METHOD, USED, "compare", 1)
         for m in _METHOD_SUFFIX.finditer(ct):
             add(m.start(), m.end(), METHOD, USED, "method_suffix", 1)
@@ -397,12 +483,15 @@ class EntityRecognizer:
             for match_id, s, e in matcher(doc):
                 entry = gaz.entries[int(self.vocab.strings[match_id][3:])]
                 cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
+                surface = text[cs:ce]
+                cs, ce = _extend_hyphenated(text, cs, ce)
                 if entry.type == "method":
                     sm = _SIZE.match(text, ce)
                     if sm:
                         ce = sm.end()
                 label = METHOD if entry.type == "method" else BENCHMARK
-                out.append(_Cand(cs, ce, label, USED, "gazetteer", entry.name, 0))
+                canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
+                out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
         return out
 
     def _label_after(self, ct: str, pos: int, *, clean: bool = True) -> str | None:
@@ -525,6 +614,54 @@ class EntityRecognizer:
         doc.user_data[CANDIDATES_KEY] = cand_list
 
 
+def _canonical(gaz: Gazetteer, surface: str) -> str | None:
+    """The gazetteer name for a surface that is a spelling or an abbreviation of it, else None.
+
+    Versions are different entities ("Llama-2 7B" is not "Llama"), so only the same letters
+    ("MoEs"/"MoE") or an acronym/long-form pair ("MoE"/"Mixture-of-Experts") map to the name.
+    """
+    entry = gaz.lookup(surface)
+    if entry is None:
+        return None
+    if entity_key(surface) == entity_key(entry.name):
+        return entry.name
+    short, long = (surface, entry.name) if len(surface) < len(entry.name) else (entry.name, surface)
+    if " " not in short and "-" not in short.strip("-") and best_long_form(short.rstrip("s"), long) == long:
+        return entry.name
+    return None
+
+
+_MODIFIER_SUFFIX = re.compile(
+    r"-(?:based|style|like|type|driven|guided|free|aware|inspired|specific|level|agnostic|only|"
+    r"augmented|enhanced|powered|generated|trained|tuned|pretrained|compatible|friendly|centric|"
+    r"dependent|independent|related|oriented|induced|equipped|assisted|scale|sized|class|family|"
+    r"variants?|series|models?|architectures?)$", re.IGNORECASE)
+
+
+def _trim_modifier(ct: str, cs: int, ce: int) -> tuple[int, int]:
+    """"BERT-based" -> "BERT": a modifier glued by a hyphen is not part of the name."""
+    m = _MODIFIER_SUFFIX.search(ct, cs, ce)
+    return (cs, m.start()) if m else (cs, ce)
+
+
+def _extend_hyphenated(text: str, s: int, e: int) -> tuple[int, int]:
+    """Grow a gazetteer match to the whole hyphenated word ("T2T-ViT", "SNLI-VE", "DeiT-small"),
+    but not over a modifier ("BERT-based")."""
+    while s >= 2 and text[s - 1] == "-" and text[s - 2].isalnum():
+        k = s - 2
+        while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "."):
+            k -= 1
+        s = k
+    while e < len(text) - 1 and text[e] == "-" and text[e + 1].isalnum():
+        k = e + 1
+        while k < len(text) and (text[k].isalnum() or (text[k] == "." and k + 1 < len(text) and text[k + 1].isdigit())):
+            k += 1
+        if _MODIFIER_SUFFIX.fullmatch(text[e:k]):
+            break
+        e = k
+    return s, e
+
+
 _MARKUP_CHARS = re.compile(r"[\\{}$*]")
 _CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
 
@@ -543,7 +680,7 @@ def _display_key(key: str, group: dict[str, str], defs: list[Definition], text: 
     """The display name of a group: the short form of an abbreviation, else the first surface."""
     for d in defs:
         if entity_key(d.long) == key:
-            return d.short
+            return d.long
     for c in accepted:
         s = _strip_markup(text[c.start:c.end])
         if _group_key(group, entity_key(s)) == key and c.rule != "repeat":
@@ -559,7 +696,7 @@ def _strip_markup(s: str) -> str:
     return clean_view(s).text
 
 
-_MODIFIER_GAP = re.compile(r"^[\s\w,-]{0,60}$")
+_MODIFIER_GAP = re.compile(r"^[\s\w,()-]{0,80}$")
 
 
 def _only_modifiers(gap: str) -> bool:

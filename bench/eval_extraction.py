@@ -1,0 +1,308 @@
+"""Score method and benchmark extraction against gold data; print a table (or ``--json``).
+
+Gold sets
+---------
+1. ``tests/gold/{dev,test}.jsonl``: the project's hand-annotated abstracts (see
+   ``tests/gold/README.md``). Entity level, per paper: a predicted entity matches a gold entity
+   of the same type when ``kg.text.match_key`` of any of its names, aliases or abstract mention
+   texts equals that of any gold name, alias or mention text (one-to-one, greedy). Role is
+   scored as part of the label for the per-role rows. Only predicted entities with a mention in
+   the abstract count (the gold never annotates titles). Mention level: exact
+   ``(start, end, type)`` and overlap.
+2. ``shared/data/dataset-mentions/<split>.jsonl``: sentence-level dataset names; a predicted
+   benchmark mention matches a gold span it overlaps (one-to-one).
+3. ``shared/data/scierc/<split>.json``: recall of Method and Material spans by any predicted
+   method/benchmark mention overlapping them (a diagnostic: SciERC's notion is broader).
+
+Usage::
+
+    python bench/eval_extraction.py                 # dev gold + dataset-mentions train + scierc dev
+    python bench/eval_extraction.py --split test    # held-out gold, dataset-mentions test, scierc test
+    python bench/eval_extraction.py --json
+    python bench/eval_extraction.py --errors        # list false positives / negatives (dev only)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from kg.records import Record, Source, make_record  # noqa: E402
+from kg.text import match_key  # noqa: E402
+
+SHARED = REPO.parent / "shared" / "data"
+TYPES = ("method", "benchmark")
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+
+
+# ----------------------------------------------------------------------------- project gold
+def _load_gold(split: str) -> list[dict[str, Any]]:
+    path = REPO / "tests" / "gold" / f"{split}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _load_records(gold: list[dict[str, Any]]) -> list[Record]:
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for g in gold:
+        wanted[g["source"]].add(g["id"])
+    found: dict[str, Record] = {}
+    for source, ids in wanted.items():
+        path = SHARED / "confpapers" / "jsonl" / source
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                d = json.loads(line)
+                if d["id"] in ids:
+                    rec = make_record(source=Source(str(path), n, "confpapers"), title=d.get("title"),
+                                      abstract=d.get("abstract"), authors=d.get("authors") or ())
+                    found[d["id"]] = replace(rec, id=d["id"])
+    return [found[g["id"]] for g in gold]
+
+
+def _keys(names: Iterable[str]) -> set[str]:
+    return {k for k in (match_key(n) for n in names) if k}
+
+
+def _pred_entities(rec: Record) -> list[dict[str, Any]]:
+    out = []
+    for e in rec.entities:
+        if e.type.value not in TYPES:
+            continue
+        mentions = [m for m in e.mentions if m.field == "abstract"]
+        if not mentions:
+            continue
+        out.append({"type": e.type.value, "role": e.role.value if e.role else "used", "name": e.name,
+                    "keys": _keys([e.name, *e.aliases, *(m.text for m in mentions)]),
+                    "mentions": [(m.start, m.end, m.text) for m in mentions]})
+    return out
+
+
+def _match(gold: list[dict], pred: list[dict], *, with_role: bool) -> tuple[list, list, list]:
+    used: set[int] = set()
+    tp, fn = [], []
+    for g in gold:
+        gk = _keys([g["name"], *g.get("aliases", ()), *(m["text"] for m in g["mentions"])])
+        hit = None
+        for j, p in enumerate(pred):
+            if j in used or p["type"] != g["type"] or (with_role and p["role"] != g["role"]):
+                continue
+            if gk & p["keys"]:
+                hit = j
+                break
+        if hit is None:
+            fn.append(g)
+        else:
+            used.add(hit)
+            tp.append((g, pred[hit]))
+    fp = [p for j, p in enumerate(pred) if j not in used]
+    return tp, fp, fn
+
+
+def score_gold(split: str, *, errors: bool = False, n_process: int = 1) -> dict[str, Any]:
+    from extractors.pipeline import extract_records
+
+    gold = _load_gold(split)
+    records = _load_records(gold)
+    out_records = extract_records(records, n_process=n_process)
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    mention_counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    error_lines: list[str] = []
+    for g, rec in zip(gold, out_records):
+        pred = _pred_entities(rec)
+        gents = g["entities"]
+        # type level (role ignored) and per type
+        tp, fp, fn = _match(gents, pred, with_role=False)
+        for label, items in (("tp", tp), ("fp", fp), ("fn", fn)):
+            for it in items:
+                t = (it[0] if label == "tp" else it)["type"]
+                idx = ("tp", "fp", "fn").index(label)
+                counts[t][idx] += 1
+                counts["all"][idx] += 1
+        if errors:
+            for p in fp:
+                error_lines.append(f"FP {g['id']} {p['type']}/{p['role']} {p['name']!r} {[m[2] for m in p['mentions']][:3]}")
+            for x in fn:
+                error_lines.append(f"FN {g['id']} {x['type']}/{x['role']} {x['name']!r} {x.get('aliases')}")
+        # type + role
+        tp_r, fp_r, fn_r = _match(gents, pred, with_role=True)
+        for label, items in (("tp", tp_r), ("fp", fp_r), ("fn", fn_r)):
+            idx = ("tp", "fp", "fn").index(label)
+            for it in items:
+                x = it[0] if label == "tp" else it
+                counts[f"{x['type']}/{x['role']}"][idx] += 1
+                counts["all+role"][idx] += 1
+        if errors:
+            for gx, px in tp:
+                if gx["role"] != px["role"]:
+                    error_lines.append(f"ROLE {g['id']} {gx['name']!r} gold={gx['role']} pred={px['role']}")
+        # mentions
+        gm = {(m["start"], m["end"], e["type"]) for e in gents for m in e["mentions"]}
+        pm = {(s, e_, p["type"]) for p in pred for s, e_, _t in p["mentions"]}
+        exact = len(gm & pm)
+        mention_counts["exact"][0] += exact
+        mention_counts["exact"][1] += len(pm) - exact
+        mention_counts["exact"][2] += len(gm) - exact
+        matched_p: set = set()
+        ov = 0
+        for gs, ge, gt in sorted(gm):
+            for q in sorted(pm):
+                if q not in matched_p and q[2] == gt and q[0] < ge and gs < q[1]:
+                    matched_p.add(q)
+                    ov += 1
+                    break
+        mention_counts["overlap"][0] += ov
+        mention_counts["overlap"][1] += len(pm) - len(matched_p)
+        mention_counts["overlap"][2] += len(gm) - ov
+    rows = {k: _prf(*v) for k, v in sorted(counts.items())}
+    result = {"split": split, "abstracts": len(gold), "entity": rows,
+              "mention": {k: _prf(*v) for k, v in mention_counts.items()}}
+    # recall of proposed names (same type, role proposed)
+    prop = rows.get("method/proposed", _prf(0, 0, 0)), rows.get("benchmark/proposed", _prf(0, 0, 0))
+    tp = sum(r["tp"] for r in prop)
+    fn = sum(r["fn"] for r in prop)
+    fp = sum(r["fp"] for r in prop)
+    result["proposed"] = _prf(tp, fp, fn)
+    if errors:
+        result["errors"] = error_lines
+    return result
+
+
+# ----------------------------------------------------------------------------- dataset-mentions
+def score_dataset_mentions(split: str, *, errors: bool = False) -> dict[str, Any]:
+    from extractors.pipeline import extract_raw
+
+    path = SHARED / "dataset-mentions" / f"{split}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = [Record(id=f"dm:{r['id']}", title=None, abstract=r["text"]) for r in rows]
+    tp = fp = fn = 0
+    err: list[str] = []
+    for r, raw in zip(rows, extract_raw(records)):
+        gold = [(s, e) for s, e, _l in r["entities"]]
+        pred = sorted({(m.start, m.end) for ent in raw.entities if ent.type.value == "benchmark"
+                       for m in ent.mentions if m.field == "abstract"})
+        used: set[int] = set()
+        for gs, ge in gold:
+            hit = next((j for j, (ps, pe) in enumerate(pred) if j not in used and ps < ge and gs < pe), None)
+            if hit is None:
+                fn += 1
+                if errors:
+                    err.append(f"FN {r['text'][gs:ge]!r} in {r['text'][:100]!r}")
+            else:
+                used.add(hit)
+                tp += 1
+        fp += len(pred) - len(used)
+        if errors:
+            for j, (ps, pe) in enumerate(pred):
+                if j not in used:
+                    err.append(f"FP {r['text'][ps:pe]!r} in {r['text'][:100]!r}")
+    out: dict[str, Any] = {"split": split, "sentences": len(rows), "dataset": _prf(tp, fp, fn)}
+    if errors:
+        out["errors"] = err
+    return out
+
+
+# ----------------------------------------------------------------------------- scierc
+def score_scierc(split: str) -> dict[str, Any]:
+    from extractors.pipeline import extract_raw
+
+    path = SHARED / "scierc" / f"{split}.json"
+    docs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records, golds = [], []
+    for d in docs:
+        tokens = [t for sent in d["sentences"] for t in sent]
+        starts, pos = [], 0
+        for t in tokens:
+            starts.append(pos)
+            pos += len(t) + 1
+        text = " ".join(tokens)
+        spans = [(starts[s], starts[e] + len(tokens[e]), lab) for sent in d["ner"] for s, e, lab in sent
+                 if lab in ("Method", "Material")]
+        records.append(Record(id=d["doc_key"], title=None, abstract=text))
+        golds.append(spans)
+    hit = defaultdict(int)
+    total = defaultdict(int)
+    n_pred = 0
+    for spans, raw in zip(golds, extract_raw(records)):
+        pred = [(m.start, m.end) for ent in raw.entities if ent.type.value in TYPES for m in ent.mentions]
+        n_pred += len(pred)
+        for s, e, lab in spans:
+            total[lab] += 1
+            if any(ps < e and s < pe for ps, pe in pred):
+                hit[lab] += 1
+    return {"split": split, "abstracts": len(docs), "predicted_mentions": n_pred,
+            "recall": {lab: round(hit[lab] / total[lab], 4) if total[lab] else 0.0 for lab in sorted(total)},
+            "gold": dict(total)}
+
+
+# ----------------------------------------------------------------------------- output
+def _table(result: dict[str, Any]) -> str:
+    lines = []
+    g = result["gold"]
+    lines.append(f"Project gold ({g['split']}, {g['abstracts']} abstracts), entity level per paper")
+    lines.append(f"  {'label':<22}{'P':>7}{'R':>7}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
+    order = ["all", "method", "benchmark", "all+role", "method/proposed", "method/used",
+             "benchmark/proposed", "benchmark/used"]
+    for k in order:
+        r = g["entity"].get(k)
+        if r:
+            name = {"all": "method+benchmark", "all+role": "type+role (micro)"}.get(k, k)
+            lines.append(f"  {name:<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
+    r = g["proposed"]
+    lines.append(f"  {'proposed names':<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
+    for k, r in g["mention"].items():
+        lines.append(f"  {'mentions ' + k:<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
+    d = result["dataset_mentions"]
+    r = d["dataset"]
+    lines.append(f"dataset-mentions ({d['split']}, {d['sentences']} sentences), overlap match")
+    lines.append(f"  {'dataset':<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
+    s = result["scierc"]
+    rec = ", ".join(f"{k} {v:.3f} (of {s['gold'][k]})" for k, v in s["recall"].items())
+    lines.append(f"SciERC ({s['split']}, {s['abstracts']} abstracts) recall diagnostic: {rec}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=("dev", "test"), default="dev",
+                    help="gold split; 'test' also scores dataset-mentions test and SciERC test")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ap.add_argument("--errors", action="store_true", help="list errors (refused on the held-out split)")
+    ap.add_argument("--only", choices=("gold", "datasets", "scierc"), help="score one set only")
+    args = ap.parse_args(argv)
+    if args.errors and args.split == "test":
+        ap.error("--errors is for the dev split only: the test split is held out")
+    ds_split = "test" if args.split == "test" else "train"
+    sc_split = "test" if args.split == "test" else "dev"
+    result: dict[str, Any] = {}
+    if args.only in (None, "gold"):
+        result["gold"] = score_gold(args.split, errors=args.errors)
+    if args.only in (None, "datasets"):
+        result["dataset_mentions"] = score_dataset_mentions(ds_split, errors=args.errors)
+    if args.only in (None, "scierc"):
+        result["scierc"] = score_scierc(sc_split)
+    from extractors import EXTRACTOR_VERSION
+    result["extractor_version"] = EXTRACTOR_VERSION
+    if args.json:
+        print(json.dumps(result, indent=2))
+    elif args.only is None:
+        print(_table(result))
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
