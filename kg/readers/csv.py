@@ -45,6 +45,9 @@ COLUMNS = {
 _KEY = re.compile(r"[\s_\-]+")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _REF_SPLIT = re.compile(r"[;\s]+")
+#: The csv module refuses fields over 128 KiB by default; paperkg's own limit
+#: (``ctx.check_field``) should be the one that speaks, so allow far more here.
+_FIELD_LIMIT = 64 * 1024 * 1024
 
 
 def _column_key(name: str) -> str:
@@ -114,6 +117,8 @@ def read(path: Path, ctx: ReadContext) -> Iterator[Record]:
         ctx.bad("CSV header: no title or abstract column "
                 f"(known columns: {', '.join(sorted(set(COLUMNS.values())))})", line=1)
         return
+    if _csv.field_size_limit() < _FIELD_LIMIT:
+        _csv.field_size_limit(_FIELD_LIMIT)
     pos = [0]
     reader = _csv.reader(_lines(path, ctx, pos), delimiter=delim)
     try:
