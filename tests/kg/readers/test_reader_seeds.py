@@ -155,3 +155,25 @@ def test_authors_line_without_abstract_is_bad(tmp_path):
     recs, ctx = read(p, skip_bad=True)
     assert len(recs) == 1
     assert sum(ctx.skipped.values()) == 2  # the authors line and the category line before it
+
+
+def test_line_classifier_on_real_conference_records(shared_data):
+    """Real abstracts, author lists and areas from other sources, laid out as listing lines."""
+    import json
+
+    counts = {"abstract": [0, 0], "authors": [0, 0], "category": [0, 0]}
+    for name in ("iclr2024", "neurips2018", "ijcai2024"):
+        path = shared_data / "confpapers" / "jsonl" / f"{name}.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines():
+            d = json.loads(line)
+            samples = [("abstract", d["abstract"]), ("authors", ", ".join(d["authors"]))]
+            if d["area"] and "->" in d["area"]:
+                samples.append(("category", d["area"].replace("->", " · ")))
+            for kind, text in samples:
+                if text:
+                    counts[kind][0] += 1
+                    counts[kind][1] += classify_line(text) == kind
+    assert counts["abstract"][0] > 4000 and counts["abstract"][1] == counts["abstract"][0]
+    assert counts["category"][1] == counts["category"][0] > 1500
+    total, right = counts["authors"]
+    assert total > 4000 and right / total > 0.995  # misses: all-lower-case single names
