@@ -72,8 +72,10 @@ def read_document(path: Path, ctx: ReadContext) -> str | None:
     try:
         return read_text(path)
     except InputError as exc:
-        ctx.bad(exc.reason.replace(" (", ": ", 1).replace(")", "", 1)
-                if exc.reason.startswith("not UTF-8 (") else exc.reason, line=exc.line)
+        reason = exc.reason
+        if reason.startswith("not UTF-8 ("):  # same wording as iter_text_lines, short counter key
+            reason = "not UTF-8: " + reason[len("not UTF-8 ("):].replace(")", "", 1)
+        ctx.bad(reason, line=exc.line)
         return None
 
 
