@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from spacy.attrs import SHAPE
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -66,6 +67,7 @@ _GROUP = re.compile(r"\(([^()]{4,600})\)")
 #: ``Smith et al., 2020`` inside a group, after its start, ``;``, ``,`` or a word like ``see``.
 _UNIT = re.compile(rf"(?:^|(?<=[\s;,(]))(?P<unit>{_NAMES},?\s+{_YEARS})")
 _YEAR_ONLY = re.compile(_YEAR)
+_ETAL_RE = re.compile(_ETAL)
 _SPLIT_NAMES = re.compile(rf"{_ETAL}|,?\s+(?:and|&)\s+|,\s+")
 #: Cheap test: does the text contain anything that could be part of a citation?
 _QUICK = re.compile(r"(?:19|20)\d\d|\[\s*\d")
@@ -100,16 +102,29 @@ if not Span.has_extension("citation_year"):
     Span.set_extension("citation_year", getter=lambda span: _decode(span.id_)[1])
 
 
-def _encode(surnames: tuple[str, ...], year: int | None) -> str:
-    """The ``span_id`` string carrying one work (kept in the Doc's strings when serialised)."""
-    return "cite:" + "|".join(surnames) + "#" + ("" if year is None else str(year))
+def _encode(surnames: tuple[str, ...], year: int | None, start: int, end: int) -> str:
+    """The ``span_id`` string carrying one work and its exact character offsets.
+
+    It is kept in the Doc's strings when serialised, so ``n_process > 1`` gives the same
+    result; the offsets matter when a token runs past the citation (``2020).</p``).
+    """
+    return f"cite:{'|'.join(surnames)}#{'' if year is None else year}@{start}:{end}"
 
 
 def _decode(span_id: str) -> tuple[tuple[str, ...], int | None]:
     if not span_id.startswith("cite:"):
         return (), None
-    names, _, year = span_id[5:].rpartition("#")
+    names, _, year = span_id[5:].partition("@")[0].rpartition("#")
     return tuple(n for n in names.split("|") if n), (int(year) if year else None)
+
+
+def _offsets(span: Span) -> tuple[int, int]:
+    """Exact character offsets of a citation span (the span itself may be token-expanded)."""
+    _, _, where = span.id_.partition("@")
+    start, _, end = where.partition(":")
+    if start.isdigit() and end.isdigit():
+        return int(start), int(end)
+    return span.start_char, span.end_char
 
 
 def _is_surname_part(part: str) -> bool:
@@ -160,6 +175,14 @@ def _clean_names(names: str) -> tuple[tuple[str, ...], int] | None:
     return tuple(s for _, s in parts), parts[0][0]
 
 
+def _lone_word(names: str, surnames: tuple[str, ...], text: str, start: int) -> bool:
+    """A single name without "et al." that opens a sentence ("Pruning (2019) ...")."""
+    if len(surnames) > 1 or _ETAL_RE.search(names):
+        return False
+    before = text[max(0, start - 3):start].rstrip()
+    return not before or before[-1] in ".!?:;"
+
+
 def _years(text: str, offset: int) -> Iterator[tuple[int, int, int]]:
     """(year, start, end) of each year in a ``2020a, 2021`` list, offsets into the doc."""
     for m in _YEAR_ONLY.finditer(text):
@@ -187,13 +210,17 @@ def find_citations(text: str) -> list[tuple[int, int, tuple[str, ...], int | Non
             continue
         surnames, cut = cleaned
         start = m.start("names") + cut
+        if _lone_word(m.group("names"), surnames, text, start):
+            continue
         for i, (year, ys, ye) in enumerate(_years(m.group("years"), m.start("years"))):
             found.append((start, m.end(), surnames, year) if i == 0 else (ys, ye, surnames, year))
     for m in _NUMBERED.finditer(text):
         cleaned = _clean_names(m.group("names"))
         if cleaned is not None:
             surnames, cut = cleaned
-            found.append((m.start("names") + cut, m.end(), surnames, None))
+            # "Pruning [12]": one capitalised word before a number is too weak a signal.
+            if len(surnames) > 1 or _ETAL_RE.search(m.group("names")):
+                found.append((m.start("names") + cut, m.end(), surnames, None))
     for g in _GROUP.finditer(text):
         inner = g.group(1)
         if not _YEAR_ONLY.search(inner):
@@ -245,12 +272,26 @@ class CitationFinder:
                  spans_key: str = SPANS_KEY) -> None:
         self.name = name
         self.spans_key = spans_key
+        # Token shapes of a year ("2021", "2021a") and an opening bracket: a Doc without any
+        # of them has no citation, and building ``doc.text`` is then not worth it.
+        
+
+    def _may_cite(self, doc: Doc) -> bool:
+        strings = doc.vocab.strings
+        for shape in set(doc.to_array(SHAPE).tolist()):
+            text = strings[shape]
+            if "dddd" in text or "[" in text:
+                return True
+        return False
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
-        for start, end, surnames, year in find_citations(doc.text):
+        found = []
+        if len(doc) and self._may_cite(doc):
+            found = find_citations(doc.text)
+        for start, end, surnames, year in found:
             span = doc.char_span(start, end, label=CITATION, alignment_mode="expand",
-                                 span_id=_encode(surnames, year))
+                                 span_id=_encode(surnames, year, start, end))
             if span is not None:
                 spans.append(span)
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
@@ -281,6 +322,8 @@ def citations_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY,
     for span in doc.spans.get(spans_key, ()):
         surnames, year = _decode(span.id_)
         if surnames:
-            out.append(Citation(surnames, year, span.start_char, span.end_char, span.text, field))
+            start, end = _offsets(span)
+            text = span.text[start - span.start_char:end - span.start_char]
+            out.append(Citation(surnames, year, start, end, text, field))
     out.sort(key=lambda c: (c.start, c.end))
     return out

@@ -60,6 +60,7 @@ RULE_CORE = "concept_core"
 RULE_TASK = "concept_task"
 RULE_TOPIC = "concept_topic"
 RULE_ABBREVIATION = "concept_abbreviation"
+_HEAD_LABEL = "paperkg_concept_head"
 
 DATA = Path(__file__).resolve().parent / "data"
 _MAX_MODIFIERS = 3
@@ -94,8 +95,9 @@ complexities performance score scores quality speed time efficiency""".split())
 #: Prefixes that do not make a hyphenated head a concept on their own ("post-manipulation").
 _WEAK_PREFIXES = frozenset("post pre non re co sub anti semi over under well ill".split())
 
-_BRITISH = ((re.compile(r"isation"), "ization"), (re.compile(r"elling\b"), "eling"),
-            (re.compile(r"defence"), "defense"), (re.compile(r"summarisation"), "summarization"))
+_BRITISH = re.compile(r"isation|elling\b|defence|modelled|labelled")
+_AMERICAN = {"isation": "ization", "elling": "eling", "defence": "defense", "modelled": "modeled",
+             "labelled": "labeled"}
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _KEEP_S = ("ss", "us", "is", "ics", "ous", "sis", "ness")
 
@@ -123,13 +125,15 @@ def _singular(word: str) -> str:
 
 
 def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    for pat, rep in _BRITISH:
-        text = pat.sub(rep, text)
-    return text
+    if text.isascii():
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], text)
 
 
+@lru_cache(maxsize=1 << 16)
 def concept_key(name: str) -> str:
     """The matching key of a concept name: folded, head in the singular, no spaces or hyphens.
 
@@ -150,11 +154,21 @@ def concept_key(name: str) -> str:
 GENERIC_KEYS = frozenset(concept_key(p) for p in _read_list("concepts_generic_phrases.txt"))
 _HEAD_KEYS = frozenset(concept_key(h) for h in HEADS)
 
-# A head word (any case, optional plural), not preceded by a letter (a hyphen is fine:
-# "meta-learning") and not followed by a word character or hyphen.
-_HEAD_RE = re.compile(
-    r"(?<![^\W\d_])(?:" + "|".join(sorted((re.escape(h) for h in HEADS), key=len, reverse=True))
-    + r")(?:e?s)?(?![\w\-‑])", re.IGNORECASE)
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    if word.endswith("y") and not word.endswith(("ay", "ey", "oy", "uy")):
+        return (word, word[:-1] + "ies")
+    if word.endswith(("s", "x", "ch", "sh")):
+        return (word, word + "es")
+    if word.endswith("sis"):
+        return (word, word[:-2] + "es")
+    return (word, word + "s")
+
+
+#: Head words in lower case, singular and plural; hyphenated ones are matched by their last
+#: part (the tokenizer splits hyphens) and rebuilt from the text ("fine-tuning").
+HEAD_FORMS = frozenset(f for h in HEADS for f in _plurals(h.lower().split("-")[-1]))
 # Text that must not be read as words: inline math, LaTeX commands, HTML tags, and
 # parenthesised acronyms inside a phrase ("Zeroth-Order (ZO) Hessian estimation").
 _MASK = re.compile(r"\$[^$]{0,400}\$|\*{1,3}|\\[A-Za-z]{1,30}|<[^<>]{0,300}>|&[a-z]{2,8};|"
@@ -177,7 +191,8 @@ def _display_word(word: str, text: str, start: int, title_case: bool = False) ->
     A capitalised word keeps its capital in mid-sentence, when it is not hyphenated and the
     phrase is not in title case ("Policy Optimization").
     """
-    if sum(c.isupper() for c in word) >= 2 and not ("-" in word and word[1:2].islower()):
+    rest = word[1:]
+    if rest != rest.lower() and not ("-" in word and rest[:1].islower()):
         return word
     if word[:1].isupper() and not title_case and "-" not in word:
         before = text[max(0, start - 3):start].rstrip()
@@ -236,6 +251,8 @@ class ConceptFinder:
         tasks, topics = _phrase_lists()
         self.matcher.add(RULE_TASK, [nlp.make_doc(t) for t in tasks])
         self.matcher.add(RULE_TOPIC, [nlp.make_doc(t) for t in topics])
+        self.matcher.add(_HEAD_LABEL, [nlp.make_doc(h) for h in sorted(HEAD_FORMS)])
+        self._head_id = nlp.vocab.strings[_HEAD_LABEL]
         self._rules = {nlp.vocab.strings[r]: r for r in (RULE_TASK, RULE_TOPIC)}
 
     def __call__(self, doc: Doc) -> Doc:
@@ -261,14 +278,21 @@ class ConceptFinder:
         if isinstance(ext, dict):
             abbr.update({k: v for k, v in ext.items() if isinstance(k, str) and isinstance(v, str)})
         bounds = None
-        if doc.has_annotation("DEP"):
+        # ``has_annotation`` scans every token; a parsed Doc has a dependency on its first.
+        if len(doc) and doc[0].dep != 0:
             bounds = [(c.start_char, c.end_char) for c in doc.noun_chunks]
 
         # (start, end, display name, rule)
         found: list[tuple[int, int, str, str]] = []
-        for m in _HEAD_RE.finditer(masked):
-            found.extend(self._head_candidates(text, masked, m.start(), m.end(), abbr, bounds))
+        n = len(masked)
         for match_id, s, e in self.matcher(doc):
+            if match_id == self._head_id:
+                token = doc[s]
+                hs = token.idx
+                he = hs + len(token)
+                if he >= n or masked[he] not in "-‑":
+                    found.extend(self._head_candidates(text, masked, hs, he, abbr, bounds))
+                continue
             span = doc[s:e]
             title_case = span[-1].text[:1].isupper()
             display = "".join(_display_word(t.text, text, t.idx, title_case) + t.whitespace_
@@ -319,7 +343,7 @@ class ConceptFinder:
         nxt = _NEXT_WORD.match(masked, he)
         if nxt:
             following = nxt.group(1).lower()
-            if following in MEASURE_TAILS or _HEAD_RE.fullmatch(following):
+            if following in MEASURE_TAILS or following in HEAD_FORMS:
                 return []
         # The head word may be the end of a hyphenated compound ("meta-learning").
         ws = hs
@@ -377,7 +401,7 @@ def _modifier_ok(word: str) -> bool:
     if "-" in low or "‑" in low:
         return True
     if low.endswith(_ADVERB_ENDINGS) or low.endswith(("ing", "ed")):
-        return low in MODIFIER_WORDS or bool(_HEAD_RE.fullmatch(low)) and low.endswith("ing")
+        return low in MODIFIER_WORDS or (low in HEAD_FORMS and low.endswith("ing"))
     return True
 
 
@@ -400,7 +424,9 @@ def _choose_name(names: Iterable[str]) -> str:
     counts = Counter(names)
     if not counts:
         return ""
-    return max(counts, key=lambda n: (counts[n], sum(c.isupper() for c in n), n))
+    if len(counts) == 1:
+        return next(iter(counts))
+    return max(counts, key=lambda n: (counts[n], n != n.lower(), n))
 
 
 @Language.factory("paperkg_concepts", default_config={"spans_key": SPANS_KEY},
