@@ -111,6 +111,54 @@ def _iter_array(text: str, pos: int, line: int, ctx: ReadContext) -> Iterator[tu
         return
 
 
+def _json_lines(path: Path, ctx: ReadContext, *, after: int = 0) -> Iterator[tuple[int, Any]]:
+    for n, line in iter_text_lines(path, ctx):
+        if n <= after or not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            ctx.bad(f"malformed JSON: {getattr(exc, 'msg', exc)} "
+                    f"(column {getattr(exc, 'colno', '?')})", line=n)
+            continue
+        if isinstance(value, list):
+            for item in value:
+                yield n, item
+        else:
+            yield n, value
+
+
+def _looks_like_json_lines(path: Path) -> tuple[bool, int | None]:
+    """(JSON Lines?, line of a broken first line when that is the only doubt).
+
+    A file is JSON Lines when its first non-blank line looks like a whole JSON value (or is no
+    JSON at all: then it is a broken line). When it starts like a document (``{`` or ``[`` without the closing bracket), the second
+    non-blank line decides: a complete object or array there means JSON Lines with a broken
+    first line -- unless the whole file parses as one document (checked by the caller).
+    """
+    first: tuple[int, str] | None = None
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8", errors="replace").strip()
+            if not line:
+                continue
+            if first is None:
+                # A complete value on one line ends with its closing bracket; no need to parse
+                # it here (a 3 MB one-line response would be parsed twice).
+                if line[:1] not in "{[" or line[-1:] in "}]":
+                    return True, None
+                first = (n, line)
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError:
+                return False, None
+            if isinstance(value, (dict, list)) and line[:1] in "{[":
+                return False, first[0]
+            return False, None
+    return False, None
+
+
 def iter_json_values(path: Path, ctx: ReadContext) -> Iterator[tuple[int, Any]]:
     """(line, value) for each top-level item of a JSON Lines or JSON file.
 
@@ -119,31 +167,21 @@ def iter_json_values(path: Path, ctx: ReadContext) -> Iterator[tuple[int, Any]]:
     top-level object. A malformed JSON line goes to ``ctx.bad("malformed JSON: ...")`` and
     reading goes on; a malformed document stops at the error.
     """
-    mode = None  # decided by the first non-blank line: JSON Lines when it parses alone
-    for n, line in iter_text_lines(path, ctx):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError as exc:
-            stripped = line.strip()
-            if mode is None and stripped[:1] in "{[" and stripped[-1:] not in "}]":
-                break  # the start of a pretty-printed document: parse it whole below
-            ctx.bad(f"malformed JSON: {getattr(exc, 'msg', exc)} "
-                    f"(column {getattr(exc, 'colno', '?')})", line=n)
-            mode = "lines"
-            continue
-        mode = "lines"
-        if isinstance(value, list):
-            for item in value:
-                yield n, item
-        else:
-            yield n, value
-    if mode == "lines":
+    lines, broken_first = _looks_like_json_lines(path)
+    if lines:
+        yield from _json_lines(path, ctx)
         return
     text = read_document(path, ctx)
     if text is None:
         return
+    if broken_first is not None:
+        try:
+            json.loads(text)
+        except ValueError:
+            del text
+            ctx.bad("malformed JSON: the line is not a complete JSON value", line=broken_first)
+            yield from _json_lines(path, ctx, after=broken_first)
+            return
     pos = _skip_ws(text, 0)
     line = 1 + text.count("\n", 0, pos)
     if pos < len(text) and text[pos] == "[":

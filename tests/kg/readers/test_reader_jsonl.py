@@ -170,3 +170,13 @@ def test_bad_objects(tmp_path, line, reason):
     with pytest.raises(InputError) as exc:
         read(p, format="jsonl")
     assert str(exc.value).startswith(f"{p}:2: {reason}")
+
+
+def test_broken_first_line_of_json_lines(tmp_path):
+    p = tmp_path / "first_bad.jsonl"
+    p.write_text('{"title": "cut off",\n{"title": "ok1"}\n{"title": "ok2"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        read(p)
+    assert str(exc.value).startswith(f"{p}:1: malformed JSON: ")
+    recs, ctx = read(p, skip_bad=True)
+    assert [r.title for r in recs] == ["ok1", "ok2"] and sum(ctx.skipped.values()) == 1
