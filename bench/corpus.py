@@ -1,9 +1,10 @@
 """Benchmark corpora made from real records: the confpapers JSON Lines, resampled to any size.
 
-A resampled record keeps a real record's title, authors and abstract, but gets a new id, a
-shuffled author list and a rotated sentence order, so it is a distinct paper to the merger
-(a fixed share, ``dup_rate``, is instead an exact copy of an earlier output record, to keep the
-merging path busy). Written to ``bench/out/`` (git-ignored); real text never enters the repository.
+A resampled record is built from two real records A and B: the first half of A's abstract
+sentences followed by the second half of B's, A's title words followed by B's last words, A's
+authors shuffled, and a new id. That keeps real vocabulary, lengths and author names while
+making every record a distinct paper to the merger. A fixed share (``dup_rate``) is instead an
+exact copy of an earlier output record, so the merge path is exercised too. Written to ``bench/out/`` (git-ignored); real text never enters the repository.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def load_conf(files: list[Path] | None = None) -> list[dict]:
 
 def resample(n: int, *, seed: int = 0, dup_rate: float = 0.02) -> Path:
     """Write (or reuse) ``bench/out/resampled_<n>.jsonl`` and return its path."""
-    path = OUT / f"resampled_{n}_s{seed}.jsonl"
+    path = OUT / f"mixed_{n}_s{seed}.jsonl"
     if path.exists():
         return path
     OUT.mkdir(parents=True, exist_ok=True)
@@ -49,14 +50,16 @@ def resample(n: int, *, seed: int = 0, dup_rate: float = 0.02) -> Path:
             if written and rng.random() < dup_rate:
                 line = rng.choice(written)
             else:
-                src = rng.choice(base)
-                authors = list(src.get("authors") or [])
+                a, b = rng.choice(base), rng.choice(base)
+                authors = list(a.get("authors") or [])
                 rng.shuffle(authors)
-                sents = _SENT.split(src.get("abstract") or "")
-                k = rng.randrange(len(sents)) if sents else 0
-                rec = {"id": f"bench:{i}", "title": src.get("title"), "authors": authors,
-                       "abstract": " ".join(sents[k:] + sents[:k]) or None,
-                       "area": src.get("area"), "venue": src.get("venue"), "year": src.get("year")}
+                sa, sb = _SENT.split(a.get("abstract") or ""), _SENT.split(b.get("abstract") or "")
+                abstract = " ".join(sa[: (len(sa) + 1) // 2] + sb[len(sb) // 2:]).strip()
+                ta, tb = (a.get("title") or "").split(), (b.get("title") or "").split()
+                title = " ".join(ta[: max(1, len(ta) // 2)] + tb[len(tb) // 2:]) or None
+                rec = {"id": f"bench:{i}", "title": title, "authors": authors,
+                       "abstract": abstract or None,
+                       "area": a.get("area"), "venue": a.get("venue"), "year": a.get("year")}
                 line = json.dumps(rec, ensure_ascii=False)
                 if len(written) < 5000:
                     written.append(line)

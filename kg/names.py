@@ -51,7 +51,10 @@ def display_name(raw: str | None) -> str | None:
     name = normalize_text(raw)
     if not name:
         return None
-    name = _LEADING_MARKS.sub("", _TRAILING_MARKS.sub("", name))
+    if not (name[0].isalpha() and (name[-1].isalpha() or name[-1] == ".")):
+        name = _LEADING_MARKS.sub("", _TRAILING_MARKS.sub("", name))
+        if not name:
+            return None
     if name.count(",") == 1:
         last, first = (p.strip() for p in name.split(","))
         if first.lower().rstrip(".") in _SUFFIXES:  # "Smith, Jr." is not "Last, First"

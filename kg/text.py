@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -11,8 +12,7 @@ import unicodedata
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212\u2043\ufe63\uff0d"), "-")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _TRANSLATE = {**_DASHES, **_ZERO_WIDTH}
-_WS = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
+_NON_WORD = re.compile(r"\W+")
 
 
 def normalize_text(text: str | None) -> str | None:
@@ -29,21 +29,34 @@ def normalize_text(text: str | None) -> str | None:
     """
     if text is None:
         return None
-    text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
-    text = _WS.sub(" ", text).strip()
+    if not text.isascii():  # ASCII is already NFKC and holds none of the characters folded
+        text = unicodedata.normalize("NFKC", text).translate(_TRANSLATE)
+    text = " ".join(text.split())
     return text or None
 
 
+# Combining marks left by NFKD decomposition (accents, cedillas, ...), removed by one regex
+# pass instead of a per-character Python loop: fold() runs on every abstract at ingest.
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form for matching: ``"Candès"`` -> ``"candes"``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return stripped.casefold()
+    """Case- and accent-insensitive form for matching: ``"Candès"`` -> ``"candes"``.
+
+    Examples
+    --------
+    >>> fold("Émile Zoë ŁUKASZ")
+    'emile zoe łukasz'
+    """
+    if text.isascii():
+        return text.lower()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text)).casefold()
 
 
+@functools.lru_cache(maxsize=256)
 def match_key(text: str) -> str:
     """Words only, folded: the key under which two spellings of a text are the same text."""
-    return " ".join(_WORD.findall(fold(text)))
+    return _NON_WORD.sub(" ", fold(text)).strip()
 
 
 def digest(*parts: str, length: int = 16) -> str:
