@@ -150,13 +150,13 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             rdf_paths = timer.run("rdf", lambda: write_build_rdf(
                 G, ws.rdf_dir, base_iri=opts.base_iri, evidence=opts.evidence))
             timer.run("store", lambda: build_store(G, ws, base_iri=opts.base_iri, evidence=opts.evidence))
-            outputs["rdf"] = str(_main_path(rdf_paths, ws.rdf_dir))
+            outputs["rdf"] = str(rdf_paths.get("ttl") or rdf_paths["nq"])
             outputs["store"] = str(ws.store_dir)
         if opts.html:
             from exports.html import write_site
 
-            html_paths = timer.run("html", lambda: write_site(G, ws.html_dir))
-            outputs["html"] = str(_main_path(html_paths, ws.html_dir / "index.html"))
+            timer.run("html", lambda: write_site(G, ws.html_dir))
+            outputs["html"] = str(ws.html_dir / "index.html")
         summary["seconds"] = timer.stages
         summary["outputs"] = outputs
         with atomic_write(ws.summary_path) as fh:
@@ -164,17 +164,6 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         return BuildResult(ws, summary, outputs)
     finally:
         cache.close()
-
-
-def _main_path(value: Any, default: Path) -> Path:
-    if isinstance(value, dict):
-        for v in value.values():
-            return Path(v)
-    if isinstance(value, (list, tuple)) and value:
-        return Path(value[0])
-    if isinstance(value, (str, Path)):
-        return Path(value)
-    return default
 
 
 def _entity_counts(records: Sequence[Record]) -> dict[str, Any]:
