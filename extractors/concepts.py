@@ -61,6 +61,8 @@ RULE_TASK = "concept_task"
 RULE_TOPIC = "concept_topic"
 RULE_ABBREVIATION = "concept_abbreviation"
 _HEAD_LABEL = "paperkg_concept_head"
+# When two rules find the same span, the first of these names it.
+_RULE_RANK = {RULE_TOPIC: 0, RULE_TASK: 1, RULE_HEAD: 2, RULE_CORE: 3, RULE_ABBREVIATION: 4}
 
 DATA = Path(__file__).resolve().parent / "data"
 _MAX_MODIFIERS = 3
@@ -317,6 +319,7 @@ class ConceptFinder:
         spans: list[Span] = []
         seen: set[tuple[int, int, str]] = set()
         for key, cands in by_key.items():
+            cands.sort(key=lambda c: _RULE_RANK.get(c[3], 9))
             name = _choose_name([c[2] for c in cands if c[3] != RULE_ABBREVIATION])
             for start, end, _display, rule in cands:
                 if (start, end, key) in seen:
@@ -381,7 +384,7 @@ class ConceptFinder:
         for k, word in mods:
             long = abbr.get(word) or (abbr.get(word[:-1]) if word.endswith("s") else None)
             if long:
-                words.extend(_display_word(w, text, k + 1, False) for w in long.split())
+                words.extend(_display_word(w, text, k, True) for w in long.split())
             else:
                 words.append(_display_word(word, text, k, title_case))
         head = text[ws:he].lower()
@@ -400,6 +403,10 @@ def _modifier_ok(word: str) -> bool:
         return False
     if "-" in low or "‑" in low:
         return True
+    # English compounds take singular modifiers: a plural-looking word before the head is
+    # usually a verb or a subject ("agents game", "optimization needs").
+    if low.endswith("s") and not low.endswith(_KEEP_S) and word[:-1].islower():
+        return False
     if low.endswith(_ADVERB_ENDINGS) or low.endswith(("ing", "ed")):
         return low in MODIFIER_WORDS or (low in HEAD_FORMS and low.endswith("ing"))
     return True
