@@ -42,7 +42,10 @@ BLANK = "blank"
 #: Site chrome: the page title "paper search" and the search-box hint.
 _CHROME_EXACT = {"论文检索"}
 _CHROME_PREFIXES = ("输入标题、作者或关键词",)
-_TRUNCATION = re.compile(r"\s*(等|et al\.?|…|\.\.\.)\s*$", re.IGNORECASE)
+#: Endings of a cut authors list ("et al."), longest first.
+_TRUNCATION = ("等", "et al.", "et al", "…", "...")
+#: No authors line is longer (100 names of 50 characters); longer lines are prose.
+_MAX_AUTHORS_LINE = 5000
 _AUTHOR_SEP = re.compile(r"\s*[,，、;；]\s*")
 _SENTENCE = re.compile(r"[.!?。！？](\s|$)|[:;$\\{}()\[\]=<>|@#%^*_~\"“”]")
 _NOT_IN_NAMES = re.compile(r"[:$\\{}()\[\]=<>|@#%^*_~\"“”!?。！？]")
@@ -83,9 +86,16 @@ def _is_name(token: str) -> bool:
 
 def split_authors_line(line: str) -> tuple[list[str], bool]:
     """(names, truncated) of an authors line: ``"A B, C D 等"`` -> ``(["A B", "C D"], True)``."""
-    text, n = _TRUNCATION.subn("", line.strip())
+    text = line.strip()
+    truncated = False
+    lower = text.lower()
+    for mark in _TRUNCATION:
+        if lower.endswith(mark) and (mark in ("等", "…") or len(lower) == len(mark)
+                                     or lower[-len(mark) - 1] in " ,"):
+            text, truncated = text[: len(text) - len(mark)].rstrip(), True
+            break
     names = [t for t in _AUTHOR_SEP.split(text) if t]
-    return names, bool(n)
+    return names, truncated
 
 
 def is_category_line(line: str) -> bool:
@@ -113,6 +123,8 @@ def is_authors_line(line: str) -> bool:
     so lower-case spellings (``fengyan wang``) pass inside a real list while a short sentence
     with commas does not.
     """
+    if len(line) > _MAX_AUTHORS_LINE:
+        return False
     text = _NICKNAME.sub(" ", line)
     names, _ = split_authors_line(text)
     if not names or _NOT_IN_NAMES.search(text):

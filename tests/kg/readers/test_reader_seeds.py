@@ -121,6 +121,8 @@ def test_classify_line(line, kind):
 def test_split_authors_line():
     assert split_authors_line("A B, C D 等") == (["A B", "C D"], True)
     assert split_authors_line("A B, C D") == (["A B", "C D"], False)
+    assert split_authors_line("A B, C D et al.") == (["A B", "C D"], True)
+    assert split_authors_line("A B, Ahmet Al") == (["A B", "Ahmet Al"], False)
 
 
 def test_hand_written_block_layout():
