@@ -116,9 +116,6 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         write_records(records, ws.records_path)
         write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
         outputs["records"] = str(ws.records_path)
-        log(f"{result.read:,} records read, {len(records):,} papers after merging "
-            f"({result.read - len(records):,} merged, {sum(result.skipped.values()):,} skipped, "
-            f"{len(result.conflicts):,} conflicts)")
 
         if opts.extract:
             records, counts = timer.run("extract", lambda: _extract_cached(records, cache, opts, log))
