@@ -153,7 +153,7 @@ def node_tooltip(G: nx.MultiDiGraph, n: Hashable) -> str:
             if by_kind.get(kind):
                 lines.append(f"{label}: {_names(G, by_kind[kind])}")
         if d.get("abstract"):
-            lines.append("Abstract: " + _short(_str(d["abstract"]), 300))
+            lines.append("Abstract: " + _short(_str(d["abstract"]), 500))
     elif t == NodeType.AUTHOR.value:
         lines.append(_str(d.get("name") or d.get("label") or n))
         aliases = [a for a in d.get("aliases") or () if a != d.get("name")]
@@ -339,7 +339,7 @@ _EXACT_LIMIT = 300
 #: Random repulsion partners per node and iteration in the sampled layout.
 _SAMPLES = 40
 #: Pixels per node of a group's disc (vis-network draws in pixel units).
-_SPACING = 28.0
+_SPACING = 36.0
 _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
 
 
