@@ -53,12 +53,17 @@ class ReadContext:
 
 
 def check_binary(path: Path, head: bytes) -> None:
-    """Refuse binary files (NUL bytes, or a known binary magic number)."""
-    if b"\x00" in head:
-        raise InputError("binary file (NUL bytes), not a text format paperkg reads", path=str(path))
-    for magic, what in ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"%PDF", "PDF")):
+    """Refuse binary files (known magic numbers, then NUL bytes) and text in UTF-16/32."""
+    for magic, what in ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip"), (b"%PDF", "PDF"),
+                        (b"BZh", "bzip2"), (b"\xfd7zXZ", "xz")):
         if head.startswith(magic):
             raise InputError(f"{what} file: unpack it or give paperkg the text inside", path=str(path))
+    for bom, what in ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+                      (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16")):
+        if head.startswith(bom):
+            raise InputError(f"{what} text: convert it to UTF-8 (e.g. iconv -f {what} -t UTF-8)", path=str(path))
+    if b"\x00" in head:
+        raise InputError("binary file (NUL bytes), not a text format paperkg reads", path=str(path))
 
 
 def read_head(path: Path, n: int = SNIFF_BYTES) -> bytes:
