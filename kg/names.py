@@ -55,6 +55,8 @@ def display_name(raw: str | None) -> str | None:
         name = _LEADING_MARKS.sub("", _TRAILING_MARKS.sub("", name))
         if not name:
             return None
+    if "," not in name and name.istitle():
+        return name  # the common case, "Ada Lovelace": nothing to repair
     if name.count(",") == 1:
         last, first = (p.strip() for p in name.split(","))
         if first.lower().rstrip(".") in _SUFFIXES:  # "Smith, Jr." is not "Last, First"

@@ -12,7 +12,7 @@ import unicodedata
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2212\u2043\ufe63\uff0d"), "-")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _TRANSLATE = {**_DASHES, **_ZERO_WIDTH}
-_NON_WORD = re.compile(r"\W+")
+_WORD = re.compile(r"\w+")
 
 
 def normalize_text(text: str | None) -> str | None:
@@ -56,7 +56,7 @@ def fold(text: str) -> str:
 @functools.lru_cache(maxsize=256)
 def match_key(text: str) -> str:
     """Words only, folded: the key under which two spellings of a text are the same text."""
-    return _NON_WORD.sub(" ", fold(text)).strip()
+    return " ".join(_WORD.findall(fold(text)))
 
 
 def digest(*parts: str, length: int = 16) -> str:
