@@ -193,12 +193,22 @@ class _Profile:
 
 
 def _profiles(records: list[Record], index: AuthorIndex) -> dict[str, _Profile]:
+    """Papers, co-authors and *rare* topics of every author.
+
+    Only methods, benchmarks and concepts carried by at most 1% of the papers (and at least
+    by a handful) count as topics: sharing "large language models" says nothing about whether
+    two names are one person; sharing "hypergraph clustering" does. Categories are too broad
+    and are left out.
+    """
+    df: Counter = Counter()
+    for rec in records:
+        df.update({(e.type.value, e.name) for e in rec.entities})
+    limit = max(3, len(records) // 100)
     profiles: dict[str, _Profile] = defaultdict(_Profile)
     for i, rec in enumerate(records):
         ids = [index.resolve(a) for a in rec.authors]
-        topics = {f"{e.type.value}:{e.name}" for e in rec.entities}
-        if rec.category:
-            topics.add(f"category:{rec.category}")
+        topics = {f"{t}:{name}" for (t, name) in {(e.type.value, e.name) for e in rec.entities}
+                  if df[(t, name)] <= limit}
         for aid in ids:
             p = profiles[aid]
             p.papers.add(i)
@@ -278,7 +288,7 @@ def find_duplicates(records: Iterable[Record], *, index: AuthorIndex | None = No
 
     Blocking finds the pairs (same family name and compatible given names, or names one edit
     apart); evidence decides: a pair is merged when the two share a co-author, or (for a typo)
-    share at least two topics; never when both names are on one paper, nor when an initial fits
+    share at least two rare topics (see :func:`_profiles`); never when both names are on one paper, nor when an initial fits
     several full names, nor when the user said ``A != B``.
     """
     records = list(records)

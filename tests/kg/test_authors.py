@@ -75,3 +75,21 @@ def test_user_file_errors_name_file_and_line(tmp_path):
     f.write_text("Nobody Here = Vivien Cabannes\n", encoding="utf-8")
     with pytest.raises(InputError, match="not in the corpus"):
         resolve_authors(CORPUS, overrides=f)
+
+
+def test_common_topics_are_no_evidence_but_rare_ones_are():
+    from kg.records import Entity
+    from kg.schema import EntityType
+
+    def with_topics(rec, *names):
+        return rec.with_extraction([Entity(EntityType.CONCEPT, n) for n in names], [])
+
+    filler = [with_topics(paper(f"P{i}", f"Person {i}"), "large language model") for i in range(300)]
+    a = with_topics(paper("A", "Jinluan Yang"), "large language model", "hypergraph clustering", "spectral sparsifier")
+    b = with_topics(paper("B", "Jinxuan Yang"), "large language model", "hypergraph clustering", "spectral sparsifier")
+    (c,) = find_duplicates(filler + [a, b])
+    assert c.decision == "merged" and c.shared_topics == ("hypergraph clustering", "spectral sparsifier")
+    a2 = with_topics(paper("A", "Jinluan Yang"), "large language model")
+    b2 = with_topics(paper("B", "Jinxuan Yang"), "large language model")
+    (c2,) = find_duplicates(filler + [a2, b2])
+    assert c2.decision == "listed" and c2.shared_topics == ()
