@@ -166,3 +166,17 @@ def test_write_site_files(tmp_path):
                      "views/benchmark-gsm8k-gsm8k.html", "views/method-graphformer-graphformer.html"]
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "17 nodes, 20 edges" in index and 'href="views/author-alan-turing-a-alan.html"' in index
+
+
+def test_empty_and_enum_typed_graphs():
+    from kg.schema import EdgeType, NodeType
+
+    assert _page_data(to_html(nx.MultiDiGraph()))["nodes"] == []
+    G = nx.MultiDiGraph()
+    G.add_node("method:x", type=NodeType.METHOD, name="X")
+    G.add_node("paper:1", type=NodeType.PAPER, title=None, abstract=None, label="p1")
+    G.add_edge("paper:1", "method:x", key=EdgeType.PROPOSES)
+    data = _page_data(to_html(G))
+    assert {n["id"]: (n["group"], n["label"]) for n in data["nodes"]} == {
+        "method:x": ("method", "X"), "paper:1": ("paper", "X")}
+    assert data["edges"][0]["kind"] == "proposes"
