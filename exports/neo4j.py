@@ -36,7 +36,6 @@ import networkx as nx
 
 from kg.errors import InputError
 from kg.io import atomic_write
-from kg.schema import NodeType
 
 __all__ = ["ARRAY_DELIMITER", "label_of", "rel_type_of", "to_neo4j", "write_neo4j", "read_neo4j"]
 

@@ -29,11 +29,6 @@ def test_page_loads_offline_with_every_node_and_edge(browser, tmp_path):
 
 def _hover(page, node_id: str) -> str:
     """Move the mouse onto a node and return the tooltip's text."""
-    box = page.evaluate(
-        """(id) => { const p = window.paperkg.network.getPosition(id);
-                     const d = window.paperkg.network.canvasToDOM(p);
-                     const r = document.getElementById('network').getBoundingClientRect();
-                     return {x: r.left + d.x, y: r.top + d.y}; }""", node_id)
     page.evaluate("(id) => window.paperkg.network.focus(id, {scale: 1.5, animation: false})", node_id)
     box = page.evaluate(
         """(id) => { const d = window.paperkg.network.canvasToDOM(window.paperkg.network.getPosition(id));
