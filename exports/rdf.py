@@ -31,12 +31,15 @@ roles                     ``pkg:proposes``, ``pkg:uses``, ``pkg:introduces``,
 citation                  ``cito:cites`` (to a paper, or to a ``fabio:Work``)
 coauthor, shares          ``pkg:coauthorWith`` / ``pkg:sharesWith`` in both directions; a
                           ``pkg:Sharing`` node says what is shared and how much
-evidence                  each extracted fact is an ``rdf:Statement`` (``rdf:subject``,
-                          ``rdf:predicate``, ``rdf:object``) that ``prov:wasDerivedFrom``
-                          its ``pkg:Mention`` nodes (``pkg:start``, ``pkg:end``,
-                          ``prov:value``, ``pkg:rule``, ``pkg:field``,
-                          ``prov:wasQuotedFrom`` the paper); left out with
-                          ``evidence=False``
+evidence                  each fact extracted from text is an ``rdf:Statement``
+                          (``rdf:subject`` = the paper, ``rdf:predicate``,
+                          ``rdf:object``) that ``prov:wasDerivedFrom`` its
+                          ``pkg:Mention`` nodes (``pkg:start``, ``pkg:end``,
+                          ``prov:value``, ``pkg:rule``, ``pkg:field``); in-text
+                          citations also carry ``pkg:citationSource`` and
+                          ``pkg:confidence`` (a ``cito:cites`` without a statement came
+                          from the reference list). ``evidence=False`` leaves out the
+                          statements, mentions and ``pkg:Sharing`` explanations
 ========================  ==============================================================
 
 IRIs are ``<base><type>/<id>``: ids are percent-encoded (only unreserved characters and ``:``
@@ -49,6 +52,7 @@ every run.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import shutil
@@ -62,7 +66,7 @@ from kg.namespace import (
     BIBO, CITO, DCTERMS, FABIO, FOAF, MLS, PKG, PREFIXES, PROV, RDF, RDFS, SDO, SKOS, XSD,
     bind_prefixes,
 )
-from kg.schema import EdgeType, NodeType
+from kg.schema import EdgeType, NodeType, node_key
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -128,6 +132,58 @@ _INT = str(XSD.integer)
 _DEC = str(XSD.decimal)
 _BOOL = str(XSD.boolean)
 _GYEAR = str(XSD.gYear)
+# IRIs of the terms the mapping writes, computed once (DefinedNamespace lookups are slow).
+_BIBO_doi = str(BIBO.doi)
+_DCTERMS_abstract = str(DCTERMS.abstract)
+_DCTERMS_creator = str(DCTERMS.creator)
+_DCTERMS_title = str(DCTERMS.title)
+_FABIO_ResearchPaper = str(FABIO.ResearchPaper)
+_FABIO_Work = str(FABIO.Work)
+_FABIO_hasPublicationYear = str(FABIO.hasPublicationYear)
+_FOAF_Person = str(FOAF.Person)
+_FOAF_familyName = str(FOAF.familyName)
+_FOAF_givenName = str(FOAF.givenName)
+_FOAF_name = str(FOAF.name)
+_MLS_Algorithm = str(MLS.Algorithm)
+_MLS_Dataset = str(MLS.Dataset)
+_PKG_Authorship = str(PKG.Authorship)
+_PKG_Mention = str(PKG.Mention)
+_PKG_Sharing = str(PKG.Sharing)
+_PKG_author = str(PKG.author)
+_PKG_authorsTruncated = str(PKG.authorsTruncated)
+_PKG_between = str(PKG.between)
+_PKG_citationSource = str(PKG.citationSource)
+_PKG_coauthorWith = str(PKG.coauthorWith)
+_PKG_confidence = str(PKG.confidence)
+_PKG_end = str(PKG.end)
+_PKG_field = str(PKG.field)
+_PKG_hasAuthorship = str(PKG.hasAuthorship)
+_PKG_level = str(PKG.level)
+_PKG_nEntities = str(PKG.nEntities)
+_PKG_nPapers = str(PKG.nPapers)
+_PKG_position = str(PKG.position)
+_PKG_recordId = str(PKG.recordId)
+_PKG_rule = str(PKG.rule)
+_PKG_sharedEntity = str(PKG.sharedEntity)
+_PKG_sharesWith = str(PKG.sharesWith)
+_PKG_start = str(PKG.start)
+_PKG_venue = str(PKG.venue)
+_PKG_weight = str(PKG.weight)
+_PKG_workId = str(PKG.workId)
+_PROV_value = str(PROV.value)
+_PROV_wasDerivedFrom = str(PROV.wasDerivedFrom)
+_RDF_Statement = str(RDF.Statement)
+_RDF_object = str(RDF.object)
+_RDF_predicate = str(RDF.predicate)
+_RDF_subject = str(RDF.subject)
+_SDO_Dataset = str(SDO.Dataset)
+_SDO_ScholarlyArticle = str(SDO.ScholarlyArticle)
+_SKOS_Concept = str(SKOS.Concept)
+_SKOS_ConceptScheme = str(SKOS.ConceptScheme)
+_SKOS_altLabel = str(SKOS.altLabel)
+_SKOS_inScheme = str(SKOS.inScheme)
+_SKOS_prefLabel = str(SKOS.prefLabel)
+_SKOS_topConceptOf = str(SKOS.topConceptOf)
 
 
 # --------------------------------------------------------------------------- IRIs
@@ -231,7 +287,7 @@ def _names(value: Any) -> list[str]:
 
 
 def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
-                 evidence: bool = True) -> Iterator[Triple]:
+                 evidence: bool = True, shared_entities: bool = False) -> Iterator[Triple]:
     """Every triple of the RDF form of ``G`` (may repeat a triple; consumers de-duplicate).
 
     Parameters
@@ -242,7 +298,12 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
         Prefix of every node IRI.
     evidence
         Also write the ``rdf:Statement`` and ``pkg:Mention`` nodes that trace each extracted
-        fact to its text.
+        fact to its text, and a ``pkg:Sharing`` node (the two ends and the weight) for each
+        ``pkg:sharesWith`` pair.
+    shared_entities
+        Also list what each ``pkg:Sharing`` shares (``pkg:sharedEntity``). Off by default:
+        a query finds it by joining the two ends' entities, and on a real corpus it is a
+        fifth of all triples.
     """
     base = check_base_iri(base_iri)
     iri: dict[str, str] = {n: node_iri(n, base) for n in G.nodes}
@@ -250,11 +311,12 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
     concept_scheme = f"{base}scheme/concepts"
     category_scheme = f"{base}scheme/categories"
     seen_types = set(types.values())
+    entity_keys: dict[tuple[str, str], str | None] = {}
     if NodeType.CONCEPT.value in seen_types:
-        yield concept_scheme, _T, str(SKOS.ConceptScheme)
+        yield concept_scheme, _T, _SKOS_ConceptScheme
         yield concept_scheme, _LABEL, Lit("paperkg concepts")
     if NodeType.CATEGORY.value in seen_types:
-        yield category_scheme, _T, str(SKOS.ConceptScheme)
+        yield category_scheme, _T, _SKOS_ConceptScheme
         yield category_scheme, _LABEL, Lit("paperkg categories")
 
     for n, d in G.nodes(data=True):
@@ -264,138 +326,140 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
         if label:
             yield s, _LABEL, _text(label)
         for alias in _names(d.get("aliases")):
-            yield s, str(SKOS.altLabel), _text(alias)
+            yield s, _SKOS_altLabel, _text(alias)
         if d.get("n_papers") is not None:
-            yield s, str(PKG.nPapers), _int(d["n_papers"])
+            yield s, _PKG_nPapers, _int(d["n_papers"])
         if t == NodeType.PAPER.value:
-            yield s, _T, str(FABIO.ResearchPaper)
-            yield s, _T, str(SDO.ScholarlyArticle)
-            yield s, str(PKG.recordId), _text(d.get("record_id") or n.partition(":")[2])
+            yield s, _T, _FABIO_ResearchPaper
+            yield s, _T, _SDO_ScholarlyArticle
+            yield s, _PKG_recordId, _text(d.get("record_id") or n.partition(":")[2])
             if d.get("title"):
-                yield s, str(DCTERMS.title), _text(d["title"])
+                yield s, _DCTERMS_title, _text(d["title"])
             if d.get("abstract"):
-                yield s, str(DCTERMS.abstract), _text(d["abstract"])
+                yield s, _DCTERMS_abstract, _text(d["abstract"])
             if d.get("year") is not None:
-                yield s, str(FABIO.hasPublicationYear), Lit(f"{int(d['year']):04d}", _GYEAR)
+                yield s, _FABIO_hasPublicationYear, Lit(f"{int(d['year']):04d}", _GYEAR)
             if d.get("venue"):
-                yield s, str(PKG.venue), _text(d["venue"])
+                yield s, _PKG_venue, _text(d["venue"])
             if d.get("doi"):
-                yield s, str(BIBO.doi), _text(d["doi"])
+                yield s, _BIBO_doi, _text(d["doi"])
             if d.get("authors_truncated"):
-                yield s, str(PKG.authorsTruncated), Lit("true", _BOOL)
+                yield s, _PKG_authorsTruncated, Lit("true", _BOOL)
             if d.get("n_entities") is not None:
-                yield s, str(PKG.nEntities), _int(d["n_entities"])
+                yield s, _PKG_nEntities, _int(d["n_entities"])
         elif t == NodeType.AUTHOR.value:
-            yield s, _T, str(FOAF.Person)
+            yield s, _T, _FOAF_Person
             name = d.get("name") or d.get("label")
             if name:
-                yield s, str(FOAF.name), _text(name)
+                yield s, _FOAF_name, _text(name)
                 given, family = split_name(str(name))
                 if given:
-                    yield s, str(FOAF.givenName), _text(given)
+                    yield s, _FOAF_givenName, _text(given)
                 if family:
-                    yield s, str(FOAF.familyName), _text(family)
+                    yield s, _FOAF_familyName, _text(family)
         elif t == NodeType.METHOD.value:
-            yield s, _T, str(MLS.Algorithm)
+            yield s, _T, _MLS_Algorithm
         elif t == NodeType.BENCHMARK.value:
-            yield s, _T, str(MLS.Dataset)
-            yield s, _T, str(SDO.Dataset)
+            yield s, _T, _MLS_Dataset
+            yield s, _T, _SDO_Dataset
         elif t == NodeType.CONCEPT.value:
-            yield s, _T, str(SKOS.Concept)
-            yield s, str(SKOS.inScheme), concept_scheme
+            yield s, _T, _SKOS_Concept
+            yield s, _SKOS_inScheme, concept_scheme
             if d.get("name") or label:
-                yield s, str(SKOS.prefLabel), _text(d.get("name") or label)
+                yield s, _SKOS_prefLabel, _text(d.get("name") or label)
         elif t == NodeType.CATEGORY.value:
-            yield s, _T, str(SKOS.Concept)
-            yield s, str(SKOS.inScheme), category_scheme
+            yield s, _T, _SKOS_Concept
+            yield s, _SKOS_inScheme, category_scheme
             if d.get("name") or label:
-                yield s, str(SKOS.prefLabel), _text(d.get("name") or label)
+                yield s, _SKOS_prefLabel, _text(d.get("name") or label)
             level = d.get("level") or ("subarea" if "/" in n else "area")
-            yield s, str(PKG.level), _text(level)
+            yield s, _PKG_level, _text(level)
             if level == "area":
-                yield s, str(SKOS.topConceptOf), category_scheme
+                yield s, _SKOS_topConceptOf, category_scheme
         elif t == NodeType.WORK.value:
-            yield s, _T, str(FABIO.Work)
-            yield s, str(PKG.workId), _text(d.get("work_id") or n.partition(":")[2])
+            yield s, _T, _FABIO_Work
+            yield s, _PKG_workId, _text(d.get("work_id") or n.partition(":")[2])
 
     for u, v, k, d in G.edges(keys=True, data=True):
         kind = str(k.value if hasattr(k, "value") else k)
         su, sv = iri[u], iri[v]
         if kind == EdgeType.AUTHORED.value:
             # author -> paper
-            yield sv, str(DCTERMS.creator), su
+            yield sv, _DCTERMS_creator, su
             pos = d.get("position")
             if pos is not None:
                 a = f"{base}authorship/{_encode_id(v.partition(':')[2], keep_slash=False)}/{int(pos)}"
-                yield sv, str(PKG.hasAuthorship), a
-                yield a, _T, str(PKG.Authorship)
-                yield a, str(PKG.author), su
-                yield a, str(PKG.position), _int(pos)
+                yield sv, _PKG_hasAuthorship, a
+                yield a, _T, _PKG_Authorship
+                yield a, _PKG_author, su
+                yield a, _PKG_position, _int(pos)
             continue
         if kind == EdgeType.COAUTHOR.value:
-            yield su, str(PKG.coauthorWith), sv
-            yield sv, str(PKG.coauthorWith), su
+            yield su, _PKG_coauthorWith, sv
+            yield sv, _PKG_coauthorWith, su
             continue
         if kind == EdgeType.SHARES.value:
-            yield su, str(PKG.sharesWith), sv
-            yield sv, str(PKG.sharesWith), su
+            yield su, _PKG_sharesWith, sv
+            yield sv, _PKG_sharesWith, su
+            if not evidence:
+                continue
             rel = f"{base}sharing/{_digest(u, v)}"
-            yield rel, _T, str(PKG.Sharing)
-            yield rel, str(PKG.between), su
-            yield rel, str(PKG.between), sv
+            yield rel, _T, _PKG_Sharing
+            yield rel, _PKG_between, su
+            yield rel, _PKG_between, sv
             if d.get("weight") is not None:
-                yield rel, str(PKG.weight), _number(d["weight"])
-            for item in d.get("shared") or ():
-                target = _entity_key(G, item) if isinstance(item, dict) else None
-                if target is not None:
-                    yield rel, str(PKG.sharedEntity), iri[target]
+                yield rel, _PKG_weight, _number(d["weight"])
+            if shared_entities:
+                for item in d.get("shared") or ():
+                    target = _entity_key(G, item, entity_keys) if isinstance(item, dict) else None
+                    if target is not None:
+                        yield rel, _PKG_sharedEntity, iri[target]
             continue
         pred = _ROLE_PREDICATES.get(kind)
         if pred is None:
             continue  # an edge type this mapping does not know: left out, never invented
         yield su, pred, sv
-        if not evidence:
-            continue
-        mentions = d.get("evidence") or ()
-        qualifiers = kind == EdgeType.CITES.value and (d.get("source") or d.get("confidence") is not None)
-        if not mentions and not qualifiers:
+        mentions = d.get("evidence")
+        if not evidence or not mentions:
+            # a citation without evidence came from the reference list: the plain
+            # cito:cites says it all
             continue
         st = f"{base}fact/{_digest(u, kind, v)}"
-        yield st, _T, str(RDF.Statement)
-        yield st, str(RDF.subject), su
-        yield st, str(RDF.predicate), pred
-        yield st, str(RDF.object), sv
+        yield st, _T, _RDF_Statement
+        yield st, _RDF_subject, su
+        yield st, _RDF_predicate, pred
+        yield st, _RDF_object, sv
         if kind == EdgeType.CITES.value:
             if d.get("source"):
-                yield st, str(PKG.citationSource), _text(d["source"])
+                yield st, _PKG_citationSource, _text(d["source"])
             if d.get("confidence") is not None:
-                yield st, str(PKG.confidence), _number(d["confidence"])
+                yield st, _PKG_confidence, _number(d["confidence"])
         for m in mentions:
             field = m.get("field") or "abstract"
             mi = f"{base}mention/{_digest(u, field, m.get('start'), m.get('end'), m.get('text'), m.get('rule'))}"
-            yield st, str(PROV.wasDerivedFrom), mi
-            yield mi, _T, str(PKG.Mention)
-            yield mi, str(PROV.wasQuotedFrom), su
+            yield st, _PROV_wasDerivedFrom, mi
+            yield mi, _T, _PKG_Mention
             if m.get("start") is not None:
-                yield mi, str(PKG.start), _int(m["start"])
+                yield mi, _PKG_start, _int(m["start"])
             if m.get("end") is not None:
-                yield mi, str(PKG.end), _int(m["end"])
+                yield mi, _PKG_end, _int(m["end"])
             if m.get("text") is not None:
-                yield mi, str(PROV.value), _text(m["text"])
+                yield mi, _PROV_value, _text(m["text"])
             if m.get("rule"):
-                yield mi, str(PKG.rule), _text(m["rule"])
-            yield mi, str(PKG.field), _text(field)
+                yield mi, _PKG_rule, _text(m["rule"])
+            yield mi, _PKG_field, _text(field)
 
 
-def _entity_key(G: "nx.MultiDiGraph", item: dict[str, Any]) -> str | None:
+def _entity_key(G: "nx.MultiDiGraph", item: dict[str, Any], cache: dict[tuple[str, str], str | None]) -> str | None:
     """The node a ``shares`` explanation item names, when it is in the graph."""
-    from kg.schema import node_key
-
-    try:
-        key = node_key(str(item.get("type")), str(item.get("name")))
-    except ValueError:
-        return None
-    return key if key in G else None
+    ident = (str(item.get("type")), str(item.get("name")))
+    if ident not in cache:
+        try:
+            key: str | None = node_key(*ident)
+        except ValueError:
+            key = None
+        cache[ident] = key if key is not None and key in G else None
+    return cache[ident]
 
 
 # --------------------------------------------------------------------------- N-Triples, directly
@@ -409,14 +473,76 @@ def _nt_term(o: "str | Lit") -> str:
 
 def iter_ntriples_lines(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
                         evidence: bool = True, graph: str | None = None) -> Iterator[str]:
-    """Unsorted, de-duplicated N-Triples (or N-Quads, with ``graph``) lines, each ending in newline."""
+    """Unsorted N-Triples (or N-Quads, with ``graph``) lines, each ending in a newline.
+
+    A line may repeat (one mention can support two facts); the sorted writers drop repeats.
+    """
     g = f" <{graph}>" if graph else ""
-    seen: set[str] = set()
+    nt = _nt_term
     for s, p, o in iter_triples(G, base_iri=base_iri, evidence=evidence):
-        line = f"<{s}> <{p}> {_nt_term(o)}{g} .\n"
-        if line not in seen:
-            seen.add(line)
-            yield line
+        yield f"<{s}> <{p}> {nt(o)}{g} .\n"
+
+
+#: Lines sorted in memory at once; bigger outputs are merged from sorted runs on disk.
+SORT_CHUNK = 2_000_000
+
+
+def write_sorted_lines(lines: Iterable[str], fh: Any, *, chunk: int = SORT_CHUNK) -> int:
+    """Write ``lines`` sorted and without repeats to the binary file ``fh``; returns the count.
+
+    Memory stays bounded: every ``chunk`` lines are sorted into a temporary run file and the
+    runs are merged (an external merge sort), so a 100k-paper graph's tens of millions of
+    lines never sit in memory together.
+    """
+    import heapq
+    import tempfile
+
+    runs: list[Any] = []
+    buf: list[str] = []
+
+    def spill() -> None:
+        buf.sort()
+        run = tempfile.TemporaryFile(mode="w+", encoding="utf-8", newline="")
+        run.writelines(buf)
+        run.seek(0)
+        runs.append(run)
+        buf.clear()
+
+    for line in lines:
+        buf.append(line)
+        if len(buf) >= chunk:
+            spill()
+    if runs and buf:
+        spill()
+    if not runs:
+        buf.sort()
+        merged: Iterable[str] = buf
+    else:
+        merged = heapq.merge(*runs)
+    n = 0
+    prev = None
+    out: list[str] = []
+    try:
+        for line in merged:
+            if line == prev:
+                continue
+            prev = line
+            out.append(line)
+            n += 1
+            if len(out) >= 100_000:
+                fh.write("".join(out).encode("utf-8"))
+                out.clear()
+        fh.write("".join(out).encode("utf-8"))
+    finally:
+        for run in runs:
+            run.close()
+    return n
+
+
+def _sorted_bytes(lines: Iterable[str]) -> bytes:
+    buf = io.BytesIO()
+    write_sorted_lines(lines, buf)
+    return buf.getvalue()
 
 
 def to_ntriples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
@@ -432,25 +558,37 @@ def to_ntriples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
     <https://ex.org/method/bert> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/ns/mls#Algorithm> .
     <https://ex.org/method/bert> <http://www.w3.org/2000/01/rdf-schema#label> "BERT" .
     """
-    return "".join(sorted(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence))).encode("utf-8")
+    return _sorted_bytes(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence))
 
 
 def to_nquads(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI, evidence: bool = True,
               graph: str | None = None) -> bytes:
     """Sorted N-Quads, every triple in the build's named graph (:func:`graph_iri` by default)."""
     graph = graph or graph_iri(G, base_iri)
-    return "".join(sorted(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence,
-                                              graph=graph))).encode("utf-8")
+    return _sorted_bytes(iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence, graph=graph))
 
 
-def write_ntriples(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
-    """Write :func:`to_ntriples` to ``path``."""
-    return _write_bytes(path, to_ntriples(G, **kw))
+def _write_lines(path: str | Path, lines: Iterable[str]) -> Path:
+    from kg.io import atomic_write
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as fh:
+        write_sorted_lines(lines, fh)
+    return path
 
 
-def write_nquads(G: "nx.MultiDiGraph", path: str | Path, **kw: Any) -> Path:
-    """Write :func:`to_nquads` to ``path``."""
-    return _write_bytes(path, to_nquads(G, **kw))
+def write_ntriples(G: "nx.MultiDiGraph", path: str | Path, *, base_iri: str = DEFAULT_BASE_IRI,
+                   evidence: bool = True) -> Path:
+    """Write sorted N-Triples (:func:`to_ntriples`) to ``path``, in bounded memory."""
+    return _write_lines(path, iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence))
+
+
+def write_nquads(G: "nx.MultiDiGraph", path: str | Path, *, base_iri: str = DEFAULT_BASE_IRI,
+                 evidence: bool = True, graph: str | None = None) -> Path:
+    """Write sorted N-Quads (:func:`to_nquads`) to ``path``, in bounded memory."""
+    graph = graph or graph_iri(G, base_iri)
+    return _write_lines(path, iter_ntriples_lines(G, base_iri=base_iri, evidence=evidence, graph=graph))
 
 
 def _write_bytes(path: str | Path, data: bytes) -> Path:
@@ -484,8 +622,8 @@ def to_rdf(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
     >>> G.add_node("author:ada-lovelace", type="author", label="Ada Lovelace", name="Ada Lovelace")
     >>> g = to_rdf(G, base_iri="https://ex.org/")
     >>> from kg.namespace import FOAF
-    >>> str(g.value(predicate=FOAF.familyName, any=False))
-    'Lovelace'
+    >>> [str(o) for o in g.objects(None, FOAF.familyName)]
+    ['Lovelace']
     """
     import rdflib
     from rdflib import URIRef
@@ -523,6 +661,28 @@ def _oxigraph_serialize(data: bytes, in_fmt: str, out_fmt: str) -> bytes:
     out = ox.serialize(quads, format=fmts[out_fmt], prefixes=PREFIXES)
     assert out is not None
     return out
+
+
+def _atomic(path: Path) -> Any:
+    from kg.io import atomic_write
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return atomic_write(path, "wb")
+
+
+def _convert_file(nq: Path, path: Path, fmt: str) -> Path:
+    """Turn the build's N-Quads file into Turtle / RDF/XML (triples) or TriG, streaming in Oxigraph."""
+    import os
+
+    import pyoxigraph as ox
+
+    fmts = {"ttl": ox.RdfFormat.TURTLE, "trig": ox.RdfFormat.TRIG, "rdfxml": ox.RdfFormat.RDF_XML}
+    quads = ox.parse(path=str(nq), format=ox.RdfFormat.N_QUADS)
+    items = quads if fmt == "trig" else (q.triple for q in quads)
+    tmp = path.with_name(path.name + ".tmp")
+    ox.serialize(items, str(tmp), fmts[fmt], prefixes=PREFIXES)
+    os.replace(tmp, path)
+    return path
 
 
 def to_turtle(G: "nx.MultiDiGraph", **kw: Any) -> bytes:
@@ -630,20 +790,23 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
         if fmt not in _WRITERS:
             raise InputError(f"unknown RDF format {fmt!r}; expected one of {', '.join(FORMATS)}")
     written: dict[str, Path] = {}
-    nquads = to_nquads(G, base_iri=base, evidence=evidence)
-    written["nq"] = _write_bytes(out / BUILD_NQUADS, nquads)
+    graph = graph_iri(G, base)
+    nq = written["nq"] = write_nquads(G, out / BUILD_NQUADS, base_iri=base, evidence=evidence, graph=graph)
     for fmt in formats:
         if fmt == "nq":
             continue
         path = out / f"paperkg{FORMATS[fmt][0]}"
-        if fmt == "trig":
-            data = _oxigraph_serialize(nquads, "nq", "trig")
-        elif fmt in ("nt", "ttl", "rdfxml"):
-            nt = b"".join(line.rsplit(b" <", 1)[0] + b" .\n" for line in nquads.splitlines())
-            data = nt if fmt == "nt" else _oxigraph_serialize(nt, "nt", fmt)
+        if fmt == "jsonld":
+            written[fmt] = write_jsonld(G, path, base_iri=base, evidence=evidence)
+        elif fmt == "nt":
+            # dropping the one graph term keeps the sorted order (it precedes " ." on every line)
+            suffix = f" <{graph}> .\n".encode("utf-8")
+            with open(nq, "rb") as src, _atomic(path) as dst:
+                for line in src:
+                    dst.write(line[: -len(suffix)] + b" .\n" if line.endswith(suffix) else line)
+            written[fmt] = path
         else:
-            data = _WRITERS[fmt](G, base_iri=base, evidence=evidence)
-        written[fmt] = _write_bytes(path, data)
+            written[fmt] = _convert_file(nq, path, fmt)
     for name, key in (("paperkg.ttl", "ontology"), ("shapes.ttl", "shapes"),
                       ("context.jsonld", "context")):
         target = out / ("ontology.ttl" if key == "ontology" else name)
