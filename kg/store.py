@@ -524,6 +524,9 @@ def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, An
                 break
             triples.append(t)
         out = QueryResult("graph", triples=triples, truncated=truncated)
+    # pyoxigraph's result iterators must be dropped on the thread that made them (the
+    # endpoint and tests query from several threads), so do not leave it to the GC
+    del res
     out.seconds = time.perf_counter() - t0
     return out
 
