@@ -42,7 +42,7 @@ if not Span.has_extension("paperkg_pair"):
     Span.set_extension("paperkg_pair", default=None)
 
 # LaTeX commands with a braced argument and Markdown emphasis markers: removed in the clean view.
-_MARKUP = re.compile(r"\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
+_MARKUP = re.compile(r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
 # Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
@@ -83,6 +83,18 @@ class CleanView:
         return self.to_orig(start), self.to_orig(end - 1) + 1
 
 
+TEXT_KEY = "paperkg_text"
+
+
+def doc_text(doc: Doc) -> str:
+    """``doc.text``, computed once per document (spaCy rebuilds it from the tokens on each access)."""
+    t = doc.user_data.get(TEXT_KEY)
+    if t is None:
+        t = doc.text
+        doc.user_data[TEXT_KEY] = t
+    return t
+
+
 def clean_view(text: str) -> CleanView:
     """Remove ``\\textbf{``-style openers, braces and ``*`` runs, keeping a map to the original.
 
@@ -95,7 +107,7 @@ def clean_view(text: str) -> CleanView:
     >>> s, e = v.span_to_orig(2, 9); text[s:e]
     'Uni}fied'
     """
-    if "\\" not in text and "{" not in text and "}" not in text and "*" not in text:
+    if not any(c in text for c in "\\{}*$<&"):
         return CleanView(text, (), ())
     parts: list[str] = []
     starts: list[int] = []
@@ -189,6 +201,8 @@ def _valid_pair(short: str, long: str) -> bool:
     if n_words > min(n + 5, 2 * n) or n_words < 2 and not any(c in long for c in "-/"):
         # a one-word long form is accepted only for hyphenated compounds ("Zeroth-Order (ZO)")
         return False
+    if any(c in long for c in ",;:"):  # a clause, not a name ("FooNet, a novel architecture")
+        return False
     lw = long.lower()
     return short.lower() not in lw.split()
 
@@ -259,7 +273,7 @@ class AbbreviationDetector:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        defs = find_definitions(doc.text)
+        defs = find_definitions(doc_text(doc))
         doc._.abbreviations = {d.short: d.long for d in defs}
         doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
         spans = []

@@ -41,7 +41,7 @@ from spacy.tokens import Doc, Span
 
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import (CleanView, Definition, best_long_form, clean_view, definitions_of,
-                                      emphasized_ranges, find_definitions)
+                                      doc_text, emphasized_ranges, find_definitions)
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
@@ -59,11 +59,12 @@ for _name in ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offs
 
 # --------------------------------------------------------------------------- patterns
 # One "word" of a name: letters/digits, hyphen-joined parts, version dots ("Qwen2.5-7B").
-_W = r"[A-Za-z0-9\u00C0-\u024F\u0370-\u03FF](?:[\w'’]*\w)?"
-_NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))[\w]+)*"
+# Possessive quantifiers keep every attempt linear in the word; names start at a word start.
+_W = r"(?<![\w.'’-])[A-Za-z0-9\u00C0-\u024F\u0370-\u03FF]\w*+(?:['’]\w++)*+"
+_NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+"
 _NAME = rf"(?:{_NAME_WORD})"
 # A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
-_TITLE_PHRASE = r"(?:[A-Z][\w-]*(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*){1,5})"
+_TITLE_PHRASE = r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5})"
 
 _METHOD_HEADS = (
     "framework|frameworks|method|methods|approach|approaches|algorithm|algorithms|model|models|"
@@ -124,6 +125,13 @@ _APPOSITIVE = re.compile(
     re.IGNORECASE,
 )
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME})?)\s*:\s*(?P<rest>[^\n]{{0,80}})")
+_BENCH_HEAD_WORD = re.compile(
+    r"\s(?:benchmarks?|datasets?|data sets?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
+    r"leaderboards?|challenges?|collections?)\b")
+_METHOD_HEAD_WORD = re.compile(
+    r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
+    r"language model|LLM|classifier)\b")
+_NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _BENCH_AFTER = re.compile(
     rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
     rf"\s+(?P<head>benchmarks?|datasets?|data sets?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
@@ -144,15 +152,18 @@ _COMPARE = re.compile(
     rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,6}}(?:,?\s+(?:and|or)\s+{_NAME})?)"
 )
 _METHOD_SUFFIX = re.compile(
-    r"\b[A-Z][A-Za-z0-9]*(?:Net|Nets|Former|former|GAN|GANs|BERT|GPT|LSTM|NeRF|Mamba|Llama|LLaMA|"
+    r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:Net|Nets|Former|former|GAN|GANs|BERT|GPT|LSTM|NeRF|Mamba|Llama|LLaMA|"
     r"Diffusion|VAE|Seg|Det|Flow|Zero)(?:-[\w.]+)*\b"
 )
 _BENCH_SUFFIX = re.compile(
-    r"\b[A-Z][\w]*(?:-[\w]+)*(?:Bench|bench|QA|Eval|Arena|Gym|World)(?:-[\w.]+)?\b"
-    r"|\b[A-Z][A-Za-z]+[\w]*-\d+(?:\.\d+)?[kKM]\b"
+    r"(?<![\w-])[A-Z][\w]*(?:-[\w]+)*(?:Bench|bench|QA|Eval|Arena|Gym|World)(?:-[\w.]+)?\b"
+    r"|(?<![\w-])[A-Z][A-Za-z]+\w*-\d+(?:\.\d+)?[kKM]\b"
 )
 _SIZE = re.compile(r"[\s-](?:\d+(?:\.\d+)?[BMbm]|\d+x\d+[Bb])\b(?:-(?:Instruct|Chat|Base|it|hf))?")
 _NAME_TOKEN = re.compile(rf"(?<![\w\\$-]){_NAME}")
+# a word with a capital or digit after its first character, or hyphen-joined capitalised parts
+_COINED_TOKEN = re.compile(
+    r"(?<![\w\\$.-])(?:[A-Za-z]\w*?[A-Z0-9]\w*+|[A-Z]\w*+(?=-[A-Z0-9]))(?:-\w++)*+")
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?|\s+(?:and|or|&)\s+(?:the\s+)?")
 _LONG_CAPS = re.compile(r"[A-Z]{13,}")
 _LATEX = re.compile(r"[\\$^{}_=<>|@#%~]")
@@ -185,6 +196,9 @@ _GENERIC_CLASS = re.compile(
 _EXTEND = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:first\s+|further\s+|then\s+)?(?:extend|generalize|"
                      rf"adapt|lift)\s+(?:the\s+)?{_NAME}\s+(?:to|into)\s+(?:the\s+)?(?P<name>{_NAME})(?=[\s,.;:])")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+_METHOD_HEAD_AFTER_SHORT = re.compile(
+    r"\)?\s+(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
+_IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
     rf"\s+(?:a|an|the|two|three)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b", re.IGNORECASE)
@@ -301,7 +315,11 @@ class EntityRecognizer:
         ``loose`` also accepts one capitalised word ("Tango"), for strong contexts.
         """
         t = text.strip()
-        if not 2 <= len(t) <= 60 or _LATEX.search(t) or _LONG_CAPS.search(t):
+        if not 2 <= len(t) <= 60 or not t[0].isalpha():
+            return False
+        if t[0].islower() and " " not in t and not _CAMEL.search(t):
+            return False
+        if _LATEX.search(t) or _LONG_CAPS.search(t):
             return False
         if self.gazetteer.is_stop(t) or not t[0].isalpha():
             return False
@@ -324,7 +342,7 @@ class EntityRecognizer:
 
     # ---------------------------------------------------------------- main
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
+        text = doc_text(doc)
         view = clean_view(text)
         defs = definitions_of(doc) if "paperkg_abbreviation_defs" in doc.user_data else find_definitions(text, view)
         cands = self._find(doc, text, view, defs)
@@ -339,7 +357,7 @@ class EntityRecognizer:
         def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
                 loose: bool = False) -> None:
             cs, ce = _trim_modifier(ct, cs, ce)
-            if ce <= cs or (cs > 0 and ct[cs - 1] in "\\^_"):
+            if ce <= cs or (cs > 0 and ct[cs - 1] in "\\^_/=@#:.") or _IN_URL.search(ct, max(0, cs - 80), cs):
                 return
             s, e = view.span_to_orig(cs, ce)
             name = ct[cs:ce]
@@ -406,17 +424,23 @@ class EntityRecognizer:
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4)
 
         # abbreviation definitions typed by the head of the long form
+        proposal_orig = [view.to_orig(p) for p in proposal_ends]  # sorted, as the matches were
+        unnamed_orig = [view.to_orig(p) for p in unnamed]
         for d in defs:
             long_words = d.long.split()
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
             head = long_words[-1] if long_words else ""
             label = _abbreviation_label(d.long, title_case)
-            proposed = any(0 <= _orig_gap(view, pe, d.long_start) <= 80 and
-                           _only_modifiers(_strip_markup(text[view.to_orig(pe):d.long_start])) for pe in proposal_ends)
+            pe = _last_before(proposal_orig, d.long_start)
+            proposed = pe is not None and d.long_start - pe <= 80 and \
+                _only_modifiers(_strip_markup(text[pe:d.long_start]))
             if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
                 label = METHOD  # "scalable and effective implicit GNN (SEIGNN)"
+            if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end):
+                label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
             if not proposed:
-                proposed = any(0 <= _orig_gap(view, ue, d.long_start) <= 220 for ue in unnamed) and title_case \
+                ue = _last_before(unnamed_orig, d.long_start)
+                proposed = ue is not None and d.long_start - ue <= 220 and title_case \
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
             if proposed and label is None and (title_case or _TECH_HEAD.search(head)):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
@@ -434,15 +458,17 @@ class EntityRecognizer:
         # emphasised names: coined names anywhere, descriptive phrases right after a proposal verb
         for es, ee in emphasized_ranges(text):
             inner = _strip_markup(text[es:ee]).strip()
-            if _NONE_HEAD_NEXT.match(text, ee + 2) or self._head_is_none(text, ee + 2, clean=False):
+            after = _skip_markup(text, ee)
+            if _NONE_HEAD_NEXT.match(text, after) or self._head_is_none(text, after, clean=False):
                 continue
             if gaz.lookup(inner) is not None:
                 continue
-            after_verb = any(0 <= es - view.to_orig(pe) <= 40 and
-                             _only_modifiers(_strip_markup(text[view.to_orig(pe):es]).rstrip("\\textbf{*_ ")) for pe in proposal_ends)
+            pe = _last_before(proposal_orig, es)
+            after_verb = pe is not None and es - pe <= 40 and \
+                _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
             descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner)
             if self.is_name(inner) or descriptive:
-                label = self._label_after(text, ee + 2, clean=False) or METHOD
+                label = self._label_after(text, after, clean=False) or METHOD
                 out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
@@ -455,7 +481,13 @@ class EntityRecognizer:
                     break
 
         # shape rules
-        for m in _BENCH_AFTER.finditer(ct):
+        for hm in _BENCH_HEAD_WORD.finditer(ct):
+            w0 = max(0, hm.start() - 240)
+            m = _BENCH_AFTER.search(ct, w0, hm.end())
+            while m is not None and m.end() != hm.end():
+                m = _BENCH_AFTER.search(ct, m.end(), hm.end()) if m.end() < hm.end() else None
+            if m is None:
+                continue
             head = m.group("head").lower()
             strict = head.startswith(("environment", "challenge", "collection"))
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
@@ -465,18 +497,22 @@ class EntityRecognizer:
         for m in _BENCH_BEFORE.finditer(ct):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 add(ls, le, BENCHMARK, USED, "bench_list", 2)
-        for m in _METHOD_AFTER.finditer(ct):
-            add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
+        for hm in _METHOD_HEAD_WORD.finditer(ct):
+            m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
+            if m is not None:
+                add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
         for m in _COMPARE.finditer(ct):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 item = ct[ls:le]
                 if gaz.lookup(item) is not None or (self.is_name(item) and " " not in item and
                                                     _CAMEL.search(item)):
                     add(ls, le, METHOD, USED, "compare", 1)
-        for m in _METHOD_SUFFIX.finditer(ct):
-            add(m.start(), m.end(), METHOD, USED, "method_suffix", 1)
-        for m in _BENCH_SUFFIX.finditer(ct):
-            add(m.start(), m.end(), BENCHMARK, USED, "bench_suffix", 1)
+        for m in _COINED_TOKEN.finditer(ct):
+            tok = m.group(0)
+            if _METHOD_SUFFIX.fullmatch(tok):
+                add(m.start(), m.end(), METHOD, USED, "method_suffix", 1)
+            elif _BENCH_SUFFIX.fullmatch(tok):
+                add(m.start(), m.end(), BENCHMARK, USED, "bench_suffix", 1)
 
         # gazetteer
         for matcher in (self.matcher_orth, self.matcher_lower):
@@ -531,17 +567,12 @@ class EntityRecognizer:
                          defs: list[Definition]) -> None:
         # longest first, then the stronger rule; no overlaps
         cands.sort(key=lambda c: (-(c.end - c.start), -c.priority, c.start))
-        taken: list[tuple[int, int]] = []
+        occupied = bytearray(len(text) + 1)  # linear-time overlap test, whatever the number of candidates
         accepted: list[_Cand] = []
         for c in cands:
-            if c.end <= c.start or any(c.start < e and s < c.end for s, e in taken):
-                # a proposal on a shorter span inside an accepted one upgrades its role
-                if c.role == PROPOSED:
-                    for a in accepted:
-                        if a.start <= c.start and c.end <= a.end and a.rule == "gazetteer" and c.priority >= 4:
-                            a.role = PROPOSED
+            if c.end <= c.start or any(occupied[c.start:c.end]):
                 continue
-            taken.append((c.start, c.end))
+            occupied[c.start:c.end] = b"\x01" * (c.end - c.start)
             accepted.append(c)
 
         # per-paper key -> role/label/canonical; abbreviation pairs share a key
@@ -557,6 +588,14 @@ class EntityRecognizer:
             i["labels"][c.label] += c.priority + 1
             if c.canonical and not i["canonical"]:
                 i["canonical"] = c.canonical
+        # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
+        own = tuple({text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3})
+        if own:
+            for c in accepted:
+                surface = text[c.start:c.end]
+                if c.role == USED and "-" in surface and any(
+                        surface.startswith(o + "-") or surface.endswith("-" + o) for o in own):
+                    info[_group_key(group, entity_key(_strip_markup(surface)))]["role"] = PROPOSED
 
         # repeats: every other occurrence of an accepted surface form (and its abbreviation pair)
         forms: dict[str, str] = {}
@@ -569,21 +608,17 @@ class EntityRecognizer:
             if k in info:
                 forms.setdefault(d.short, k)
                 forms.setdefault(d.long, k)
-        if forms:
-            pattern = re.compile(
-                r"(?<![\w-])(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")s?(?![\w-])")
-            for m in pattern.finditer(text):
-                s, e = m.span()
-                if any(s < te and ts < e for ts, te in taken):
+        for form, k in sorted(forms.items(), key=lambda kv: -len(kv[0])):
+            if k not in info:
+                continue
+            for s, e in _occurrences(text, form):
+                if any(occupied[s:e]):
                     continue
-                surface = m.group(0)
-                k = forms.get(surface) or forms.get(surface[:-1])
-                if k is None or k not in info:
-                    continue
-                taken.append((s, e))
+                occupied[s:e] = b"\x01" * (e - s)
                 accepted.append(_Cand(s, e, METHOD, info[k]["role"], "repeat", None, -1))
 
         spans = []
+        display = _display_names(group, defs, text, accepted)
         for c in sorted(accepted, key=lambda c: c.start):
             k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
             i = info.get(k)
@@ -596,7 +631,7 @@ class EntityRecognizer:
             if span is None:
                 continue
             span._.paperkg_role = i["role"]
-            span._.paperkg_canonical = i["canonical"] or _display_key(k, group, defs, text, accepted)
+            span._.paperkg_canonical = i["canonical"] or display.get(k, k)
             span._.paperkg_rule = c.rule
             span._.paperkg_offsets = (c.start, c.end)
             spans.append(span)
@@ -604,9 +639,9 @@ class EntityRecognizer:
 
         # coined names left untyped, for corpus-level consolidation
         cand_list = []
-        for m in _NAME_TOKEN.finditer(view.text):
+        for m in _COINED_TOKEN.finditer(view.text):
             s, e = view.span_to_orig(m.start(), m.end())
-            if any(s < te and ts < e for ts, te in taken):
+            if any(occupied[s:e]):
                 continue
             surface = text[s:e]
             if self.is_name(surface):
@@ -626,7 +661,9 @@ def _canonical(gaz: Gazetteer, surface: str) -> str | None:
     if entity_key(surface) == entity_key(entry.name):
         return entry.name
     short, long = (surface, entry.name) if len(surface) < len(entry.name) else (entry.name, surface)
-    if " " not in short and "-" not in short.strip("-") and best_long_form(short.rstrip("s"), long) == long:
+    if (" " not in short and "-" not in short.strip("-") and len(re.split(r"[\s-]+", long)) >= 2
+            and not long.lower().startswith(short.lower()) and sum(c.isupper() for c in short) >= 2
+            and best_long_form(short.rstrip("s"), long) == long):
         return entry.name
     return None
 
@@ -666,6 +703,36 @@ _MARKUP_CHARS = re.compile(r"[\\{}$*]")
 _CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
 
 
+def _last_before(sorted_positions: list[int], pos: int) -> int | None:
+    """The largest position <= ``pos`` (bisection keeps long texts linear)."""
+    import bisect
+
+    k = bisect.bisect_right(sorted_positions, pos)
+    return sorted_positions[k - 1] if k else None
+
+
+def _skip_markup(text: str, pos: int) -> int:
+    """The position after closing markup (``}``, ``*``, ``$``) that follows ``pos``."""
+    while pos < len(text) and text[pos] in "}*$_":
+        pos += 1
+    return pos
+
+
+def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
+    """Whole-word occurrences of ``form`` (a plural "s" included) by ``str.find``."""
+    n = len(text)
+    i = text.find(form)
+    while i >= 0:
+        e = i + len(form)
+        if e < n and text[e] == "s" and (e + 1 == n or not (text[e + 1].isalnum() or text[e + 1] in "-_")):
+            e += 1
+        ok_left = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "-_")
+        ok_right = e == n or not (text[e].isalnum() or text[e] in "-_")
+        if ok_left and ok_right:
+            yield i, e
+        i = text.find(form, i + 1)
+
+
 def _group_key(group: dict[str, str], key: str) -> str:
     return group.get(key, key)
 
@@ -675,17 +742,18 @@ def _canon(gaz: Gazetteer, name: str) -> str | None:
     return entry.name if entry else None
 
 
-def _display_key(key: str, group: dict[str, str], defs: list[Definition], text: str,
-                 accepted: list[_Cand]) -> str:
-    """The display name of a group: the short form of an abbreviation, else the first surface."""
+def _display_names(group: dict[str, str], defs: list[Definition], text: str,
+                   accepted: list[_Cand]) -> dict[str, str]:
+    """Display name per group key: the long form of an abbreviation, else the first surface."""
+    out: dict[str, str] = {}
     for d in defs:
-        if entity_key(d.long) == key:
-            return d.long
-    for c in accepted:
-        s = _strip_markup(text[c.start:c.end])
-        if _group_key(group, entity_key(s)) == key and c.rule != "repeat":
-            return s.strip()
-    return key
+        out.setdefault(entity_key(d.long), d.long)
+    for c in sorted(accepted, key=lambda c: c.start):
+        if c.rule == "repeat":
+            continue
+        surface = _strip_markup(text[c.start:c.end]).strip()
+        out.setdefault(_group_key(group, entity_key(surface)), surface)
+    return out
 
 
 def _orig_gap(view: CleanView, clean_pos: int, orig_pos: int) -> int:
@@ -724,15 +792,16 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0,
     ``offset`` is subtracted from the character offsets (for a field that does not start at 0).
     """
     by_name: dict[tuple[str, str], dict[str, Any]] = {}
+    text = doc_text(doc)
     for span in doc.spans.get(spans_key, ()):
         s, e = span._.paperkg_offsets or (span.start_char, span.end_char)
         canonical = span._.paperkg_canonical or span.text
         k = (span.label_, entity_key(canonical))
         g = by_name.setdefault(k, {"name": canonical, "role": span._.paperkg_role, "mentions": [], "aliases": set()})
-        g["mentions"].append(Mention(s - offset, e - offset, doc.text[s:e], span._.paperkg_rule or "", field))
+        g["mentions"].append(Mention(s - offset, e - offset, text[s:e], span._.paperkg_rule or "", field))
         if span._.paperkg_role == PROPOSED:
             g["role"] = PROPOSED
-        g["aliases"].add(clean_view(doc.text[s:e]).text.strip())
+        g["aliases"].add(clean_view(text[s:e]).text.strip())
     out = []
     for (label, _k), g in by_name.items():
         etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK

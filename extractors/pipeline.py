@@ -178,20 +178,69 @@ def extract_raw(records: Iterable[Record], *, n_process: int = 1, spacy_model: s
     records
         The records; title and abstract are processed (a record with neither yields an empty result).
     n_process
-        Worker processes for ``nlp.pipe`` (results are identical to one process).
+        Worker processes. Each worker builds its own pipeline and sends back only the plain
+        results (cheaper than shipping spaCy ``Doc`` s back); the output is identical to one
+        process.
     spacy_model
         An installed trained spaCy pipeline to use instead of ``spacy.blank("en")``.
     batch_size
-        Documents per batch handed to spaCy.
+        Documents per batch handed to spaCy (and per task sent to a worker).
     nlp
-        A pipeline from :func:`make_nlp` to reuse.
+        A pipeline from :func:`make_nlp` to reuse (one process only).
     """
-    nlp = nlp or make_nlp(spacy_model=spacy_model)
-    readers = [(f, r) for f, r in _optional_components() if f in nlp.pipe_names]
     recs = records if isinstance(records, list) else list(records)
-    docs = nlp.pipe((_join(r) for r in recs), as_tuples=True, n_process=n_process, batch_size=batch_size)
+    if n_process > 1 and len(recs) > batch_size:
+        yield from _extract_parallel(recs, n_process=n_process, spacy_model=spacy_model, batch_size=batch_size)
+        return
+    nlp = nlp or make_nlp(spacy_model=spacy_model)
+    yield from _extract_chunk(recs, nlp, batch_size)
+
+
+def _extract_chunk(recs: Sequence[Record], nlp: Language, batch_size: int) -> Iterator[RawExtraction]:
+    readers = [(f, r) for f, r in _optional_components() if f in nlp.pipe_names]
+    docs = nlp.pipe((_join(r) for r in recs), as_tuples=True, batch_size=batch_size)
     for record, (doc, abstract_start) in zip(recs, docs):
         yield _raw_from_doc(record, doc, abstract_start, readers)
+
+
+_worker_nlp: Language | None = None
+
+
+def _worker_init(spacy_model: str | None) -> None:
+    global _worker_nlp
+    _worker_nlp = make_nlp(spacy_model=spacy_model)
+
+
+def _worker_run(args: tuple[list[Record], int]) -> list[RawExtraction]:
+    recs, batch_size = args
+    assert _worker_nlp is not None
+    return list(_extract_chunk(recs, _worker_nlp, batch_size))
+
+
+def _extract_parallel(recs: list[Record], *, n_process: int, spacy_model: str | None,
+                      batch_size: int) -> Iterator[RawExtraction]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _worker_nlp
+    chunks = [(recs[i:i + batch_size], batch_size) for i in range(0, len(recs), batch_size)]
+    if "fork" in multiprocessing.get_all_start_methods():
+        # forked workers inherit the pipeline built here: no start-up cost per worker
+        _worker_nlp = make_nlp(spacy_model=spacy_model)
+        ctx = multiprocessing.get_context("fork")
+        init: Any = None
+        initargs: tuple = ()
+    else:  # pragma: no cover - Windows/macOS spawn
+        make_nlp(spacy_model=spacy_model)  # fail here, in the parent, on a missing model
+        ctx = multiprocessing.get_context("spawn")
+        init, initargs = _worker_init, (spacy_model,)
+    try:
+        with ProcessPoolExecutor(max_workers=n_process, mp_context=ctx, initializer=init,
+                                 initargs=initargs) as pool:
+            for part in pool.map(_worker_run, chunks):
+                yield from part
+    finally:
+        _worker_nlp = None
 
 
 def consolidate(records: Sequence[Record], raws: Sequence[RawExtraction]) -> list[Record]:

@@ -1,0 +1,100 @@
+"""Extraction speed on every abstract in ``shared/data/confpapers/jsonl/`` (words per second).
+
+Prints, for the default pipeline (``make_nlp()``): the blank tokenizer alone, each paperkg
+component added in turn, the full ``extract_raw`` on one process and on ``--n-process``
+processes, and the corpus-level ``consolidate`` step. Words are whitespace-separated tokens of
+title + abstract. Timings are wall-clock, best of ``--repeat`` runs (the machine is shared).
+
+Usage::
+
+    python bench/bench_extract.py [--limit N] [--n-process 2] [--repeat 1] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from kg.records import Source, make_record  # noqa: E402
+
+CONF = REPO.parent / "shared" / "data" / "confpapers" / "jsonl"
+
+
+def load_records(limit: int | None = None) -> list:
+    out = []
+    for path in sorted(CONF.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                d = json.loads(line)
+                if not d.get("abstract"):
+                    continue
+                out.append(make_record(source=Source(str(path), n, "confpapers"), title=d.get("title"),
+                                       abstract=d["abstract"], authors=d.get("authors") or ()))
+                if limit and len(out) >= limit:
+                    return out
+    return out
+
+
+def _best(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None, help="only the first N abstracts")
+    ap.add_argument("--n-process", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from extractors.pipeline import _join, consolidate, extract_raw, make_nlp
+
+    records = load_records(args.limit)
+    texts = [_join(r)[0] for r in records]
+    words = sum(len(t.split()) for t in texts)
+    rows: list[dict[str, Any]] = []
+
+    def row(name: str, seconds: float) -> None:
+        rows.append({"step": name, "seconds": round(seconds, 3), "words_per_s": round(words / seconds)})
+
+    nlp = make_nlp()
+    row("tokenizer only", _best(lambda: [nlp.make_doc(t) for t in texts], args.repeat))
+    names = list(nlp.pipe_names)
+    for k in range(1, len(names) + 1):
+        keep = names[:k]
+        with nlp.select_pipes(enable=keep):
+            row("+ " + names[k - 1], _best(lambda: list(nlp.pipe(texts, batch_size=256)), args.repeat))
+    raws: list = []
+
+    def run1() -> None:
+        raws[:] = list(extract_raw(records, nlp=nlp))
+
+    row("extract_raw, 1 process", _best(run1, args.repeat))
+    row(f"extract_raw, {args.n_process} processes",
+        _best(lambda: list(extract_raw(records, nlp=nlp, n_process=args.n_process)), args.repeat))
+    row("consolidate", _best(lambda: consolidate(records, raws), args.repeat))
+    result = {"abstracts": len(records), "words": words, "rows": rows}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{len(records)} abstracts (title + abstract), {words:,} words")
+        print(f"{'step':<34}{'seconds':>9}{'words/s':>12}")
+        for r in rows:
+            print(f"{r['step']:<34}{r['seconds']:>9.2f}{r['words_per_s']:>12,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Schwartz & Hearst abbreviation detection and the markup-free text view."""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+from extractors.abbreviations import best_long_form, clean_view, emphasized_ranges, find_definitions
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We introduce the Error-Compensating Optimizer (ECO), which works.", [("ECO", "Error-Compensating Optimizer")]),
+    ("we propose Strategic Prior-data Fitted Network (SPN), a framework",
+     [("SPN", "Strategic Prior-data Fitted Network")]),
+    ("Mixture-of-Experts (MoE) effectively scales model capacity.", [("MoE", "Mixture-of-Experts")]),
+    ("Large Language Models (LLMs) are big.", [("LLMs", "Large Language Models")]),
+    ("order-1 Knowledge-Limited Subgame Solving (1-KLSS) only considers", [("1-KLSS", "order-1 Knowledge-Limited Subgame Solving")]),
+    # short form first, long form in parentheses
+    ("We evaluate ECO (Error-Compensating Optimizer) on two tasks.", [("ECO", "Error-Compensating Optimizer")]),
+    # markup inside the long form is skipped by the clean view
+    (r"we propose a \textbf{Uni}fied Framework for \textbf{D}eep \textbf{H}ypergraph \textbf{C}lustering (Uni-DHC).",
+     [("Uni-DHC", "Unified Framework for Deep Hypergraph Clustering")]),
+    # not abbreviations: enumerations, lower-case asides, citations, no matching letters
+    ("We show (i) a bound and (ii) a rate.", []),
+    ("as shown before (Smith et al., 2020) for this.", []),
+    ("the method (ours) is better than the baseline (XYZ).", []),
+])
+def test_find_definitions(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.short, d.long) for d in find_definitions(text)] == expected
+
+
+def test_definition_offsets_point_into_the_original_text() -> None:
+    text = r"we propose a \textbf{Uni}fied Framework for \textbf{D}eep Clustering (UDC). UDC wins."
+    (d,) = find_definitions(text)
+    assert text[d.short_start:d.short_end] == "UDC"
+    assert text[d.long_start:d.long_end].startswith("Uni}fied")
+    assert text[d.long_start:d.long_end].endswith("Clustering")
+
+
+def test_best_long_form_first_letter_starts_a_word() -> None:
+    assert best_long_form("GLU", "the Gated Linear Unit") == "Gated Linear Unit"
+    assert best_long_form("AB", "cab") is None
+
+
+def test_clean_view_maps_back() -> None:
+    text = r"**Persona-Pruner** and \emph{X} $\alpha$"
+    v = clean_view(text)
+    assert v.text == r"Persona-Pruner and X \alpha"
+    s, e = v.span_to_orig(0, len("Persona-Pruner"))
+    assert text[s:e] == "Persona-Pruner"
+
+
+def test_emphasized_ranges() -> None:
+    text = r"We propose **Persona-Pruner** and *PolyILR*, see \textbf{Uni}."
+    assert [text[s:e] for s, e in emphasized_ranges(text)] == ["Persona-Pruner", "PolyILR", "Uni"]
+
+
+def test_component_sets_doc_extension_and_spans() -> None:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("paperkg_abbreviations")
+    doc = nlp("We introduce the Error-Compensating Optimizer (ECO). ECO converges.")
+    assert doc._.abbreviations == {"ECO": "Error-Compensating Optimizer"}
+    spans = doc.spans["paperkg_abbreviations"]
+    assert [(s.text, s.label_, s._.paperkg_pair) for s in spans] == [
+        ("Error-Compensating Optimizer", "LONG", "ECO"), ("ECO", "SHORT", "Error-Compensating Optimizer")]
+
+
+def test_unbalanced_parentheses_do_not_break_detection() -> None:
+    text = "((( Sparse Mixture of Experts (SMoE ) models ( and (GLU"
+    defs = find_definitions(text)
+    assert [(d.short, d.long) for d in defs] == [("SMoE", "Sparse Mixture of Experts")]

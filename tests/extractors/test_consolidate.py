@@ -1,0 +1,55 @@
+"""Corpus-level consolidation: variants, acronyms across abstracts, majority type."""
+
+from __future__ import annotations
+
+from extractors.pipeline import extract_records
+
+
+def _ents(rec):
+    return {e.name: e for e in rec.entities if e.type.value != "concept"}
+
+
+def test_variants_collapse_to_one_canonical_entity(rec, nlp) -> None:
+    recs = [
+        rec("Mixture-of-Experts (MoE) scales capacity; training MoEs is costly.", rid="a"),
+        rec("We study mixture of experts layers and sparse routing.", rid="b"),
+        rec("Our MoE model and other Mixture of Experts models are compared.", rid="c"),
+    ]
+    out = extract_records(recs, nlp=nlp)
+    names = {e.name for r in out for e in r.entities if e.type.value == "method"}
+    assert names == {"Mixture-of-Experts"}
+    a = _ents(out[0])["Mixture-of-Experts"]
+    assert {"MoE", "MoEs"} <= set(a.aliases)
+    assert [m.text for m in a.mentions] == ["Mixture-of-Experts", "MoE", "MoEs"]
+
+
+def test_acronym_defined_in_one_abstract_is_recognised_in_another(rec, nlp) -> None:
+    recs = [
+        rec("We introduce the Error-Compensating Optimizer (ECO), which quantizes weights.", rid="a"),
+        rec("Compared with prior optimizers, ECO-style quantized training saves memory; ECO is simple.", rid="b"),
+    ]
+    out = extract_records(recs, nlp=nlp)
+    a = _ents(out[0])["Error-Compensating Optimizer"]
+    assert a.role.value == "proposed"
+    b = _ents(out[1])
+    (e,) = b.values()
+    assert e.name == "Error-Compensating Optimizer" and e.role.value == "used"
+    assert {m.rule for m in e.mentions} == {"corpus"}
+
+
+def test_ambiguous_acronym_links_nothing_across_papers(rec, nlp) -> None:
+    recs = [
+        rec("We use Policy Optimization Networks (PON) for control.", rid="a"),
+        rec("We use Probabilistic Output Networks (PON) for ranking.", rid="b"),
+        rec("Finally PON is mentioned bare here.", rid="c"),
+    ]
+    out = extract_records(recs, nlp=nlp)
+    assert _ents(out[2]) == {}
+
+
+def test_majority_type_wins(rec, nlp) -> None:
+    recs = [rec(f"We evaluate on the ZetaSet benchmark {i}.", rid=f"b{i}") for i in range(3)]
+    recs.append(rec("ZetaSet algorithm is described.", rid="m"))
+    out = extract_records(recs, nlp=nlp)
+    types = {e.type.value for r in out for e in r.entities if e.name == "ZetaSet"}
+    assert types == {"benchmark"}
