@@ -140,7 +140,7 @@ def emphasized_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def _is_short_form(s: str) -> bool:
-    if not 2 <= len(s) <= 12 or not s[0].isalnum():
+    if not 2 <= len(s) <= 15 or not s[0].isalnum():
         return False
     if len(s.split()) > 2 or _ROMAN.match(s) or not _HAS_UPPER.search(s):
         return False

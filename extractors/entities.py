@@ -75,7 +75,7 @@ _METHOD_HEADS = (
     "defence|sampler|planner|controller|operator|tokenizer|adapter|suite of estimators|"
     "language model|LLM|learner|classifier|generator|simulator-free method|training strategy|"
     "fine-tuning method|prompting method|loss|objective|formulation|extension|backbone|"
-    "accelerator|compiler|engine|interface|platform|service|solution"
+    "accelerator|compiler|engine"
 )
 _BENCH_HEADS = (
     "benchmark|benchmarks|dataset|datasets|data set|data sets|corpus|corpora|testbed|test bed|"
@@ -95,12 +95,13 @@ _PROPOSE_VERB = (
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
     r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|"
-    r"formulate|formulates|unveil|unveils|put forward|open-source|open-sources|collect|collects"
+    r"unveil|unveils|put forward|open-source|open-sources|collect|collects"
 )
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
     rf"\s+(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|finally|"
     rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
+    rf"|\b(?:proposing|introducing|presenting)\b"
 )
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
@@ -115,6 +116,12 @@ _AFTER_VERB_HEAD = re.compile(
     rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>{_NAME})(?=\s*[,.;:)\s])",
     re.IGNORECASE,
 )
+# "we propose a new CNN architecture TrajectoryNet, which ..."
+_AFTER_VERB_HEAD_BARE = re.compile(
+    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+(?P<name>{_NAME})"
+    rf"(?=\s*(?:[,.;:(]|which|that|to|for|with|$))",
+    re.IGNORECASE,
+)
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
     rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?(?P<name>{_NAME})"
@@ -126,7 +133,7 @@ _APPOSITIVE = re.compile(
 )
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME})?)\s*:\s*(?P<rest>[^\n]{{0,80}})")
 _BENCH_HEAD_WORD = re.compile(
-    r"\s(?:benchmarks?|datasets?|data sets?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
+    r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
     r"leaderboards?|challenges?|collections?)\b")
 _METHOD_HEAD_WORD = re.compile(
     r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
@@ -134,12 +141,13 @@ _METHOD_HEAD_WORD = re.compile(
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _BENCH_AFTER = re.compile(
     rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
-    rf"\s+(?P<head>benchmarks?|datasets?|data sets?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
-    rf"leaderboards?|challenges?|collections?)\b"
+    rf"\s+(?P<head>benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
+    rf"leaderboards?|challenges?|collections?)$"
 )
 _BENCH_BEFORE = re.compile(
-    rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?)\s*(?:\(|,)?\s*(?:such as|including|like|"
-    rf"namely|e\.g\.,?|i\.e\.,?|:)\s+(?:the\s+)?(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?{_NAME}){{0,10}}"
+    rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?|collections)\s*(?P<open>\(|,|:)?\s*"
+    rf"(?P<trigger>such as|including|like|namely|e\.g\.,?|i\.e\.,?)?\s*(?:the\s+)?"
+    rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?{_NAME}){{0,10}}"
     rf"(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
 )
 _METHOD_AFTER = re.compile(
@@ -363,6 +371,8 @@ class EntityRecognizer:
             name = ct[cs:ce]
             if "$" in text[s:e] or "\\" in text[s:e]:
                 return
+            if any(d.long_start <= s and e <= d.long_end and (s, e) != (d.long_start, d.long_end) for d in defs):
+                return  # a piece of an abbreviation's long form: the definition rule types the whole
             entry = gaz.lookup(name)
             if entry is not None and name.islower() and not any(
                     f.islower() for f in (entry.name, *entry.aliases) if entity_key(f) == entity_key(name)):
@@ -393,6 +403,10 @@ class EntityRecognizer:
                         and not self._head_is_none(ct, ne) \
                         and not any(d.long_start <= view.to_orig(ns) < d.long_end for d in defs):
                     add(ns, ne, self._label_after(ct, ne) or METHOD, PROPOSED, "propose", 5, loose=True)
+            hb = _AFTER_VERB_HEAD_BARE.match(ct, m.end())
+            if hb and self.is_name(hb.group("name")) and gaz.lookup(hb.group("name")) is None:
+                add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
+                    "propose_head", 5)
             h = _AFTER_VERB_HEAD.match(ct, m.end())
             if h:
                 label = _head_label(h.group("head")) or METHOD
@@ -448,7 +462,11 @@ class EntityRecognizer:
                 continue
             if self._head_is_none(text, d.short_end + 1, clean=False) or _NONE_HEAD_NEXT.match(text, d.short_end + 1):
                 continue
-            known = gaz.lookup(d.long) or gaz.lookup(d.short)
+            known = gaz.lookup(d.long)
+            if known is None:
+                by_short = gaz.lookup(d.short)
+                if by_short is not None and entity_key(d.long) in {entity_key(f) for f in (by_short.name, *by_short.aliases)}:
+                    known = by_short
             role = PROPOSED if proposed and known is None else USED
             if known is not None:
                 label = METHOD if known.type == "method" else BENCHMARK
@@ -482,21 +500,27 @@ class EntityRecognizer:
 
         # shape rules
         for hm in _BENCH_HEAD_WORD.finditer(ct):
-            w0 = max(0, hm.start() - 240)
-            m = _BENCH_AFTER.search(ct, w0, hm.end())
-            while m is not None and m.end() != hm.end():
-                m = _BENCH_AFTER.search(ct, m.end(), hm.end()) if m.end() < hm.end() else None
+            # the longest name list ending right at this head word ("on X, Y, and Z datasets")
+            m = _BENCH_AFTER.search(ct, max(0, hm.start() - 240), hm.end())
             if m is None:
                 continue
             head = m.group("head").lower()
             strict = head.startswith(("environment", "challenge", "collection"))
+            loose = head.startswith(("dataset", "data set", "database", "corpus", "corpora", "benchmark"))
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
-                if strict and gaz.lookup(ct[ls:le]) is None and not self.is_name(ct[ls:le]):
+                item = ct[ls:le]
+                if strict and gaz.lookup(item) is None and not self.is_name(item):
                     continue
-                add(ls, le, BENCHMARK, USED, "bench_head", 2)
+                ok_loose = loose and not _sentence_initial(ct, ls) and item.lower() not in _NOT_DATASET_WORDS
+                add(ls, le, BENCHMARK, USED, "bench_head", 2, loose=ok_loose)
         for m in _BENCH_BEFORE.finditer(ct):
-            for ls, le in _list_items(ct, m.start("list"), m.end("list")):
-                add(ls, le, BENCHMARK, USED, "bench_list", 2)
+            items = _list_items(ct, m.start("list"), m.end("list"))
+            if m.group("trigger") is None:
+                # a bare list right after the head ("datasets SBU, UCF and ISTD"): two names at least
+                if m.group("open") == ":" or len(items) < 2:
+                    continue
+            for ls, le in items:
+                add(ls, le, BENCHMARK, USED, "bench_list", 2, loose=not _sentence_initial(ct, ls))
         for hm in _METHOD_HEAD_WORD.finditer(ct):
             m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
             if m is not None:
@@ -585,7 +609,7 @@ class EntityRecognizer:
             i = info.setdefault(k, {"role": USED, "labels": defaultdict(int), "canonical": None})
             if c.role == PROPOSED:
                 i["role"] = PROPOSED
-            i["labels"][c.label] += c.priority + 1
+            i["labels"][c.label] = max(i["labels"][c.label], c.priority + 2)
             if c.canonical and not i["canonical"]:
                 i["canonical"] = c.canonical
         # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
@@ -709,6 +733,22 @@ def _last_before(sorted_positions: list[int], pos: int) -> int | None:
 
     k = bisect.bisect_right(sorted_positions, pos)
     return sorted_positions[k - 1] if k else None
+
+
+def _sentence_initial(ct: str, pos: int) -> bool:
+    """Is ``pos`` the first word of a sentence (where every word is capitalised)?"""
+    k = pos - 1
+    while k >= 0 and ct[k] in " \t\"'(“":
+        k -= 1
+    return k < 0 or ct[k] in ".!?:\n"
+
+
+#: Capitalised words that start "X dataset" without naming one.
+_NOT_DATASET_WORDS = frozenset(
+    "the this these those our their its each all both real synthetic large small public standard benchmark "
+    "other new two three four five several many most some such image images text training test validation "
+    "different multiple existing popular various same original full entire whole unlabeled labeled "
+    "additional further larger smaller open custom private proprietary toy simulated reference".split())
 
 
 def _skip_markup(text: str, pos: int) -> int:

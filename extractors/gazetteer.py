@@ -18,7 +18,7 @@ GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _PLURAL_WORD = re.compile(
-    r"(?<=[a-z])(networks|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
+    r"(networks|nets|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
     r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts)$"
 )
 
