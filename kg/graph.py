@@ -57,6 +57,9 @@ DEFAULT_TOP_K = 10
 DEFAULT_MIN_WEIGHT = 1.0
 DEFAULT_MAX_DF = 0.05
 DEFAULT_COAUTHOR_CAP = 50
+#: Entities held by more nodes than this do not *find* shared-concept partners (they still add
+#: to the weight of pairs found through rarer ones); this bounds the work per node.
+DEFAULT_MAX_POSTINGS = 100
 
 _ENTITY_NODE = {
     EntityType.METHOD: NodeType.METHOD,
@@ -137,18 +140,34 @@ def paper_key(record: Record) -> str:
     return node_key(NodeType.PAPER, record.id)
 
 
-def _paper_author_ids(record: Record, index: AuthorIndex) -> list[str]:
+def _paper_author_ids(record: Record, index: AuthorIndex, cache: dict[str, str] | None = None) -> list[str]:
     """Author ids of a paper in order, each once (a name listed twice counts once)."""
-    return list(dict.fromkeys(index.resolve(a) for a in record.authors))
+    if cache is None:
+        return list(dict.fromkeys(index.resolve(a) for a in record.authors))
+    out = []
+    for a in record.authors:
+        aid = cache.get(a)
+        if aid is None:
+            aid = cache[a] = index.resolve(a)
+        out.append(aid)
+    return list(dict.fromkeys(out))
 
 
 def add_papers(G: nx.MultiDiGraph, records: list[Record], index: AuthorIndex) -> None:
     """Paper and author nodes, and ``authored`` edges (author -> paper, 0-based ``position``)."""
     n_papers: Counter = Counter()
     truncated: set[str] = set()
+    resolved: dict[str, str] = {}
+    display: dict[str, str] = {}
     for rec in records:
         pk = paper_key(rec)
-        aids = _paper_author_ids(rec, index)
+        aids = _paper_author_ids(rec, index, resolved)
+        names = []
+        for a in aids:
+            name = display.get(a)
+            if name is None:
+                name = display[a] = index.display(a)
+            names.append(name)
         G.add_node(
             pk,
             type=NodeType.PAPER.value,
@@ -159,18 +178,17 @@ def add_papers(G: nx.MultiDiGraph, records: list[Record], index: AuthorIndex) ->
             year=rec.year,
             venue=rec.venue,
             doi=rec.doi,
-            authors=[index.display(a) for a in aids],
+            authors=names,
             authors_truncated=rec.authors_truncated,
             category=str(rec.category) if rec.category else None,
             n_entities=len(rec.entities),
         )
-        for pos, aid in enumerate(aids):
-            ak = node_key(NodeType.AUTHOR, aid)
+        for pos, (aid, name) in enumerate(zip(aids, names)):
+            ak = "author:" + aid  # == node_key(NodeType.AUTHOR, aid), inlined: this loop is hot
             n_papers[ak] += 1
             if rec.authors_truncated:
                 truncated.add(ak)
             if ak not in G:
-                name = index.display(aid)
                 G.add_node(ak, type=NodeType.AUTHOR.value, label=name, name=name, aliases=index.aliases(aid))
             G.add_edge(ak, pk, key=EdgeType.AUTHORED.value, position=pos)
     for ak, n in n_papers.items():
@@ -181,11 +199,14 @@ def add_papers(G: nx.MultiDiGraph, records: list[Record], index: AuthorIndex) ->
 def add_entities(G: nx.MultiDiGraph, records: list[Record]) -> None:
     """Method, benchmark and concept nodes with their role edges and evidence."""
     papers_of: dict[str, set[str]] = defaultdict(set)
+    keys: dict[tuple[EntityType, str], str] = {}
     for rec in records:
         pk = paper_key(rec)
         for ent in rec.entities:
             ntype = _ENTITY_NODE[ent.type]
-            ek = node_key(ntype, ent.name)
+            ek = keys.get((ent.type, ent.name))
+            if ek is None:
+                ek = keys[(ent.type, ent.name)] = node_key(ntype, ent.name)
             if ek not in G:
                 G.add_node(ek, type=ntype.value, label=ent.name, name=ent.name, aliases=[])
             node = G.nodes[ek]
@@ -342,9 +363,10 @@ def add_coauthors(G: nx.MultiDiGraph, records: list[Record], index: AuthorIndex,
                   cap: int = DEFAULT_COAUTHOR_CAP) -> None:
     """``coauthor`` edges (undirected, stored once from the smaller key): weight, papers."""
     edges: dict[tuple[str, str], dict[str, Any]] = {}
+    resolved: dict[str, str] = {}
     for rec in records:
         pk = paper_key(rec)
-        keys = [node_key(NodeType.AUTHOR, a) for a in _paper_author_ids(rec, index)]
+        keys = ["author:" + a for a in _paper_author_ids(rec, index, resolved)]
         capped = len(keys) > cap
         if capped:
             G.nodes[pk]["coauthors_capped"] = True
@@ -376,56 +398,71 @@ def entity_idf(G: nx.MultiDiGraph) -> dict[str, float]:
 _ENTITY_TYPES = {NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value}
 
 
-def paper_entities(G: nx.MultiDiGraph) -> dict[str, set[str]]:
-    """Paper key -> its entity node keys."""
-    out: dict[str, set[str]] = defaultdict(set)
+def paper_entities(G: nx.MultiDiGraph) -> dict[str, list[str]]:
+    """Paper key -> its entity node keys (each once, in edge order)."""
+    out: dict[str, dict[str, None]] = defaultdict(dict)
     for u, v, k in G.edges(keys=True):
         if k in _ENTITY_EDGE_KEYS:
-            out[u].add(v)
-    return out
+            out[u][v] = None
+    return {p: list(items) for p, items in out.items()}
 
 
 _ENTITY_EDGE_KEYS = {e.value for e in (EdgeType.PROPOSES, EdgeType.USES, EdgeType.INTRODUCES,
                                        EdgeType.EVALUATES_ON, EdgeType.ABOUT)}
 
 
-def top_shared(items_of: Mapping[str, set[str]], idf: Mapping[str, float], *, top_k: int,
-               min_weight: float) -> dict[tuple[str, str], float]:
+def top_shared(items_of: Mapping[str, Iterable[str]], idf: Mapping[str, float], *, top_k: int,
+               min_weight: float, max_postings: int = DEFAULT_MAX_POSTINGS) -> dict[tuple[str, str], float]:
     """Strongest pairs of nodes sharing entities, found through an inverted index.
 
-    Each node keeps its ``top_k`` partners by summed ``idf`` of the entities both carry (at
-    least ``min_weight``); only entities in ``idf`` count. A pair kept by either side is returned
-    once, keyed from the smaller node.
+    The weight of a pair is the summed ``idf`` of the entities both carry (only entities in
+    ``idf`` count). Partners are *found* through entities held by at most ``max_postings`` nodes
+    (so the work is at most ``max_postings`` times the number of postings, linear in the corpus);
+    each node ranks them by the weight of those rare entities, keeps its ``top_k``, and the kept
+    pairs get their full weight (common entities included), kept when at least ``min_weight``.
+    A pair kept by either side is returned once, keyed from the smaller node.
 
     Examples
     --------
-    >>> top_shared({"a": {"x", "y"}, "b": {"x", "y"}, "c": {"y"}}, {"x": 2.0, "y": 0.5},
+    >>> top_shared({"a": ["x", "y"], "b": ["x", "y"], "c": ["y"]}, {"x": 2.0, "y": 0.5},
     ...            top_k=1, min_weight=0.1)
     {('a', 'b'): 2.5, ('a', 'c'): 0.5}
     """
+    sets = {node: [it for it in dict.fromkeys(items) if it in idf] for node, items in items_of.items()}
+    return _top_pairs(sets, idf, top_k=top_k, min_weight=min_weight, max_postings=max_postings)
+
+
+def _top_pairs(sets: Mapping[str, list[str]], idf: Mapping[str, float], *, top_k: int, min_weight: float,
+               max_postings: int) -> dict[tuple[str, str], float]:
     postings: dict[str, list[str]] = defaultdict(list)
-    for node, items in items_of.items():
-        for it in sorted(items):
-            if it in idf:
-                postings[it].append(node)
+    for node, items in sets.items():
+        for it in items:
+            postings[it].append(node)
+    finders = {it: ns for it, ns in postings.items() if 2 <= len(ns) <= max_postings}
     keep: dict[tuple[str, str], float] = {}
-    for node, items in items_of.items():
-        scores: dict[str, float] = defaultdict(float)
-        for it in sorted(items):
-            holders = postings.get(it)
-            if holders is None or len(holders) < 2:
+    for node, items in sets.items():
+        scores: dict[str, float] = {}
+        get = scores.get
+        for it in items:
+            holders = finders.get(it)
+            if holders is None:
                 continue
             w = idf[it]
             for other in holders:
-                scores[other] += w
+                scores[other] = get(other, 0.0) + w
         scores.pop(node, None)
         if not scores:
             continue
         # Ties keep the partner seen first, so the result does not depend on hash order.
-        best = heapq.nlargest(top_k, ((s, o) for o, s in scores.items() if s >= min_weight),
-                              key=lambda so: so[0])
-        for s, o in best:
-            keep[_undirected(node, o)] = s
+        best = heapq.nlargest(top_k, scores.items(), key=lambda kv: kv[1]) if len(scores) > top_k else scores.items()
+        mine = set(items)
+        for other, _ in best:
+            pair = _undirected(node, other)
+            if pair in keep:
+                continue
+            full = sum(idf[it] for it in sets[other] if it in mine)
+            if full >= min_weight:
+                keep[pair] = full
     return keep
 
 
@@ -438,26 +475,44 @@ def shareable_idf(G: nx.MultiDiGraph, *, max_df: float = DEFAULT_MAX_DF) -> dict
 
 
 def add_shared_concepts(G: nx.MultiDiGraph, *, top_k: int = DEFAULT_TOP_K,
-                        min_weight: float = DEFAULT_MIN_WEIGHT, max_df: float = DEFAULT_MAX_DF) -> None:
+                        min_weight: float = DEFAULT_MIN_WEIGHT, max_df: float = DEFAULT_MAX_DF,
+                        max_postings: int = DEFAULT_MAX_POSTINGS) -> None:
     """``shares`` edges paper–paper and author–author, each listing the shared entities."""
     idf = shareable_idf(G, max_df=max_df)
     per_paper = paper_entities(G)
-    _add_shares(G, per_paper, idf, top_k=top_k, min_weight=min_weight)
-    per_author: dict[str, set[str]] = defaultdict(set)
+    _add_shares(G, per_paper, idf, top_k=top_k, min_weight=min_weight, max_postings=max_postings)
+    per_author: dict[str, dict[str, None]] = defaultdict(dict)
     for u, v, k in G.edges(keys=True):
         if k == EdgeType.AUTHORED.value and v in per_paper:
-            per_author[u] |= per_paper[v]
-    _add_shares(G, per_author, idf, top_k=top_k, min_weight=min_weight)
+            per_author[u].update(dict.fromkeys(per_paper[v]))
+    _add_shares(G, per_author, idf, top_k=top_k, min_weight=min_weight, max_postings=max_postings)
 
 
-def _add_shares(G: nx.MultiDiGraph, items_of: Mapping[str, set[str]], idf: Mapping[str, float], *,
-                top_k: int, min_weight: float) -> None:
-    pairs = top_shared(items_of, idf, top_k=top_k, min_weight=min_weight)
-    for (u, v), weight in sorted(pairs.items()):
-        shared = sorted((e for e in items_of[u] & items_of[v] if e in idf), key=lambda e: (-idf[e], e))
-        G.add_edge(u, v, key=EdgeType.SHARES.value, undirected=True, weight=round(weight, 4),
-                   shared=[{"type": key_type(e).value, "name": G.nodes[e]["name"], "weight": round(idf[e], 4)}
-                           for e in shared])
+def _add_shares(G: nx.MultiDiGraph, items_of: Mapping[str, Iterable[str]], idf: Mapping[str, float], *,
+                top_k: int, min_weight: float, max_postings: int) -> None:
+    filtered = {node: [it for it in dict.fromkeys(items) if it in idf] for node, items in items_of.items()}
+    pairs = _top_pairs(filtered, idf, top_k=top_k, min_weight=min_weight, max_postings=max_postings)
+    # One explanation dict per entity, shared by the edges that list it (read-only by contract;
+    # sharing keeps a 100k-paper graph and its pickle small).
+    explain: dict[str, dict[str, Any]] = {}
+    sets: dict[str, set[str]] = {}
+    for (u, v), weight in pairs.items():
+        if len(filtered[u]) > len(filtered[v]):
+            u, v = v, u
+        theirs = sets.get(v)
+        if theirs is None:
+            theirs = sets[v] = set(filtered[v])
+        shared = [e for e in filtered[u] if e in theirs]
+        if u > v:
+            u, v = v, u
+        shared.sort(key=lambda e: (-idf[e], e))
+        items = []
+        for e in shared:
+            item = explain.get(e)
+            if item is None:
+                item = explain[e] = {"type": G.nodes[e]["type"], "name": G.nodes[e]["name"], "weight": round(idf[e], 4)}
+            items.append(item)
+        G.add_edge(u, v, key=EdgeType.SHARES.value, undirected=True, weight=round(weight, 4), shared=items)
 
 
 def nodes_of_type(G: nx.MultiDiGraph, node_type: NodeType | str) -> list[str]:

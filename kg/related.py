@@ -9,6 +9,10 @@ The author score combines, for a query author ``a`` and a candidate ``c``:
 - **shared topics**: the IDF weights of the methods, benchmarks and concepts both carry
   (rarity-weighted, as for ``shares`` edges), divided by ``sqrt`` of the candidate's count of such
   items so that very prolific authors do not win by volume;
+- **shared terms**: cosine similarity of the authors' TF-IDF profiles over the words and word
+  pairs of their titles and abstracts (Salton & Buckley, 1988), rare terms only (in 2 papers or
+  more, at most ``max_df`` of them). It carries the topic signal of papers whose extracted
+  entities are few, e.g. title-only records;
 - **shared categories** (subarea 1, area 0.5) and **citations** between their papers;
 - a small **activity prior** ``log(1 + papers of c)``: people who publish more gain more
   co-authors; it mostly orders candidates that nothing else separates.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -34,14 +39,31 @@ from kg.schema import EdgeType, NodeType
 from kg.text import fold
 
 #: Weights of the author score components (see module doc).
-AUTHOR_WEIGHTS: dict[str, float] = {"co": 3.0, "aa": 1.0, "p3": 2.0, "topics": 0.15, "categories": 0.1,
-                                    "citations": 0.3, "prior": 0.05}
+AUTHOR_WEIGHTS: dict[str, float] = {"co": 3.0, "aa": 1.0, "p3": 2.0, "topics": 0.15, "terms": 1.0,
+                                    "categories": 0.1, "citations": 0.3, "prior": 0.05}
 #: Weights of the paper score components.
 PAPER_WEIGHTS: dict[str, float] = {"authors": 2.0, "topics": 1.0, "citations": 1.5, "coupling": 0.5,
                                    "categories": 0.3}
 _ENTITY_EDGES = {EdgeType.PROPOSES.value, EdgeType.USES.value, EdgeType.INTRODUCES.value,
                  EdgeType.EVALUATES_ON.value, EdgeType.ABOUT.value}
 _ENTITY_TYPES = {NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value}
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+#: Function words and the generic vocabulary of abstracts, left out of term profiles.
+STOPWORDS = frozenset("""
+a about above across after again against all almost also although always among an and another any are
+as at be because been before being below between both but by can could did do does doing done down during
+each either else even ever every few for from further had has have having here how however if in into is
+it its itself just less many may more most much must neither no nor not of off often on once one only or
+other our ours out over own per rather same several she should since so some such than that the their them
+then there these they this those through thus to too under until up upon us very via was we well were what
+when where whether which while who whom whose why will with within without would yet you your
+paper propose proposed proposes present presents introduce introduces show shows shown demonstrate
+demonstrates approach approaches method methods result results new novel based using use used uses work
+existing provide provides study problem problems performance state art experiments experimental extensive
+significantly significant achieve achieves outperforms compared first two three however furthermore
+moreover specifically large small different various recent recently prior previous across task tasks model
+models learning data framework algorithm algorithms
+""".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +142,37 @@ class _Index:
             for it in items:
                 self.item_authors[it].add(a)
         self._names: dict[str, str] | None = None
+        self._terms: tuple[dict[str, dict[str, float]], dict[str, list[tuple[str, float]]]] | None = None
+
+    def terms(self) -> tuple[dict[str, dict[str, float]], dict[str, list[tuple[str, float]]]]:
+        """Unit TF-IDF term vector of every author, and the postings term -> [(author, value)]."""
+        if self._terms is None:
+            paper_terms: dict[str, set[str]] = {}
+            for key, d in self.G.nodes(data=True):
+                if d.get("type") == NodeType.PAPER.value:
+                    paper_terms[key] = paper_terms_of(d.get("title"), d.get("abstract"))
+            df: dict[str, int] = defaultdict(int)
+            for ts in paper_terms.values():
+                for t in ts:
+                    df[t] += 1
+            n = len(paper_terms)
+            idf = {t: math.log(n / c) for t, c in df.items() if 2 <= c <= self.df_limit and c < n}
+            vectors: dict[str, dict[str, float]] = {}
+            postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
+            for a, papers in self.papers_of.items():
+                tf: dict[str, int] = defaultdict(int)
+                for p in papers:
+                    for t in paper_terms.get(p, ()):
+                        if t in idf:
+                            tf[t] += 1
+                vec = {t: (1.0 + math.log(c)) * idf[t] for t, c in tf.items()}
+                norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
+                vec = {t: x / norm for t, x in vec.items()}
+                vectors[a] = vec
+                for t, x in vec.items():
+                    postings[t].append((a, x))
+            self._terms = (vectors, postings)
+        return self._terms
 
     def deg(self, a: str) -> int:
         return len(self.co.get(a, ()))
@@ -150,6 +203,30 @@ def _index(G: nx.MultiDiGraph) -> _Index:
     if idx is None or idx.signature != (G.number_of_nodes(), G.number_of_edges()):
         idx = _CACHE[G] = _Index(G)
     return idx
+
+
+def paper_terms_of(title: str | None, abstract: str | None) -> set[str]:
+    """The words and adjacent word pairs of a title and abstract (folded, no stop words).
+
+    Examples
+    --------
+    >>> sorted(paper_terms_of("Hypergraph Clustering", "We study hypergraph clustering."))
+    ['clustering', 'hypergraph', 'hypergraph clustering']
+    """
+    out: set[str] = set()
+    for text in (title, abstract):
+        if not text:
+            continue
+        prev = None
+        for w in _WORD.findall(fold(text)):
+            if w in STOPWORDS or len(w) < 3:
+                prev = None
+                continue
+            out.add(w)
+            if prev:
+                out.add(f"{prev} {w}")
+            prev = w
+    return out
 
 
 def find_author(G: nx.MultiDiGraph, name: str) -> str:
@@ -216,7 +293,7 @@ def author_components(G: nx.MultiDiGraph, author: str) -> dict[str, dict[str, fl
     """
     idx = _index(G)
     co = idx.co
-    comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(("co", "aa", "p3", "topics"), 0.0))
+    comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(("co", "aa", "p3", "topics", "terms"), 0.0))
     nbrs = co.get(author, {})
     for z, joint in nbrs.items():
         comps[z]["co"] = float(joint)
@@ -233,6 +310,11 @@ def author_components(G: nx.MultiDiGraph, author: str) -> dict[str, dict[str, fl
             for c in co[z2]:
                 if c != author and c != z:
                     comps[c]["p3"] += w
+    vectors, postings = idx.terms()
+    for t, x in vectors.get(author, {}).items():
+        for c, y in postings[t]:
+            if c != author:
+                comps[c]["terms"] += x * y
     mine = idx.items_of_author.get(author, {})
     for it in mine:
         w = idx.idf[it]
@@ -277,7 +359,7 @@ def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] 
         s = w["prior"] * math.log1p(len(idx.papers_of.get(c, ())))
         if comp is not None:
             s += (w["co"] * comp["co"] + w["aa"] * comp["aa"] + w["p3"] * comp["p3"]
-                  + w["topics"] * comp["topics"])
+                  + w["topics"] * comp["topics"] + w["terms"] * comp["terms"])
             if w["categories"] or w["citations"]:
                 cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
                 s += w["categories"] * cat + w["citations"] * n_cite
@@ -333,6 +415,7 @@ def related_authors(
             continue
         cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
         s = (w["co"] * comp["co"] + w["aa"] * comp["aa"] + w["p3"] * comp["p3"] + w["topics"] * comp["topics"]
+             + w["terms"] * comp["terms"]
              + w["categories"] * cat + w["citations"] * n_cite
              + w["prior"] * math.log1p(len(idx.papers_of.get(c, ()))))
         rows.append((s, c, hops, {**comp, "categories": cat, "citations": float(n_cite)}))
