@@ -92,7 +92,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             name_votes[g][e.name] += 1
             papers[g].add(i)
             for m in e.mentions:
-                surfaces[g][m.text] += 1
+                surfaces[g][_clean(m.text)] += 1
             for a in e.aliases:
                 surfaces[g][a] += 0
     canonical = {g: _pick_name(c) for g, c in name_votes.items()}
@@ -145,7 +145,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             name = canonical.get(g) or slot["mentions"][0].text
             mentions = tuple(sorted(set(slot["mentions"]), key=lambda m: (m.field != "title", m.start, m.end)))
             aliases = [a for a, _n in surfaces[g].most_common() if a != name]
-            aliases.extend(m.text for m in mentions if m.text != name and m.text not in aliases)
+            aliases.extend(t for t in (_clean(m.text) for m in mentions) if t != name and t not in aliases)
             entities.append(Entity(slot["type"], name, slot["role"], tuple(aliases[:MAX_ALIASES]), mentions))
         entities.extend(concepts)
         out.append(rec.with_extraction(entities, raw.citations))
@@ -158,6 +158,13 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     if fn is not None:
         out = list(fn(out))
     return out
+
+
+def _clean(text: str) -> str:
+    """A mention's text without markup, as an alias (``**X**`` -> ``X``)."""
+    from extractors.abbreviations import clean_view
+
+    return clean_view(text).text.strip()
 
 
 def _pick_name(names: Counter) -> str:

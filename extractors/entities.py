@@ -124,7 +124,8 @@ _AFTER_VERB_HEAD_BARE = re.compile(
 )
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
-    rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?(?P<name>{_NAME})"
+    rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
+    rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:])|{_NAME})"
 )
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
@@ -139,8 +140,9 @@ _METHOD_HEAD_WORD = re.compile(
     r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
     r"language model|LLM|classifier)\b")
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
+_ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion MNIST"
 _BENCH_AFTER = re.compile(
-    rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?{_NAME}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
+    rf"(?P<list>{_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_ITEM}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_ITEM})?)"
     rf"\s+(?P<head>benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
     rf"leaderboards?|challenges?|collections?)$"
 )
@@ -187,12 +189,17 @@ _NP_END = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|based|in|on
                      r"trained|capable|consisting|comprising|covering|containing|spanning|featuring|"
                      r"including|across|using|tailored|aimed|enabling|allowing)\s", re.IGNORECASE)
 _TECH_HEAD = re.compile(
-    r"^(?:descent|ascent|search|sampling|sampler|decoding|pruning|rewinding|averaging|estimation|"
-    r"estimator|coding|encoding|embeddings?|propagation|normalization|smoothing|clipping|boosting|"
-    r"bagging|dropout|distillation|transform|iteration|gradients?|rule|units?|machines?|"
+    r"^(?:descent|ascent|search|sampler|averaging|estimator|embeddings?|propagation|smoothing|clipping|"
+    r"boosting|bagging|dropout|transform|iteration|gradients?|rule|units?|machines?|"
     r"autoencoders?|transformers?|perceptrons?|trees?|forests?|process(?:es)?|fields?|flows?|"
-    r"memory|algorithm|optimi[sz]er|networks?|nets?|splatting|attention|leader|solver|"
-    r"regularization|tuning|prompting|adaptation|alignment|detector|classifier|solving|routing)s?$",
+    r"memory|algorithm|optimi[sz]er|networks?|nets?|splatting|leader|solver|detector|classifier|"
+    r"solving)s?$",
+    re.IGNORECASE)
+# generic operations: a method only when the long form is a Title-Case name ("Learning Rate Rewinding")
+_WEAK_TECH_HEAD = re.compile(
+    r"^(?:sampling|decoding|pruning|rewinding|estimation|coding|encoding|normalization|distillation|"
+    r"regularization|tuning|prompting|adaptation|alignment|attention|routing|consolidation|"
+    r"blending|matching|inference|fusion)$",
     re.IGNORECASE)
 _GENERIC_CLASS = re.compile(
     r"^(?:(?:large|small|masked|causal|autoregressive|pre-?trained|generative|foundation|reward|world|"
@@ -206,6 +213,19 @@ _EXTEND = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:first\s+|further
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
 _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"\)?\s+(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
+_NONE_LAST_WORD = re.compile(
+    r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|problems?|conditions?|"
+    r"theorems?|conjectures?|properties|property|bounds?|gaps?|metrics?|scores?|measures?|index)$",
+    re.IGNORECASE)
+_CITED = re.compile(
+    r"(?P<phrase>(?:[\w-]+\s+){1,4}[\w-]+)\s*\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
+    r"(?:19|20)\d\d[a-z]?(?:;[^()]{0,80})?)\)")
+_PHRASE_STOP = frozenset(
+    "the a an and or of with on in to for by as from using via our we is are was were this that these "
+    "approaches approach methods method such like e.g. i.e. including namely two three both".split())
+_NOT_METHOD_LONG = re.compile(
+    r"(?:decision process(?:es)?|bandits?|games?|problems?|settings?|equations?|spaces?|distributions?|"
+    r"conditions?|assumptions?)$", re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
@@ -236,12 +256,12 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
     if not words:
         return None
     head = words[-1]
-    if head.lower() in ("learning", "learner"):
+    if head.lower() in ("learning", "learner") or _NOT_METHOD_LONG.search(long):
         return None
     label = _head_label(head)
     if label == BENCHMARK:
         return BENCHMARK
-    if _TECH_HEAD.match(head):
+    if _TECH_HEAD.match(head) or (title_case and _WEAK_TECH_HEAD.match(head)):
         return METHOD
     if label == METHOD and (title_case or head.lower() not in ("model", "models", "system", "systems", "framework")):
         return METHOD
@@ -371,8 +391,8 @@ class EntityRecognizer:
             name = ct[cs:ce]
             if "$" in text[s:e] or "\\" in text[s:e]:
                 return
-            if any(d.long_start <= s and e <= d.long_end and (s, e) != (d.long_start, d.long_end) for d in defs):
-                return  # a piece of an abbreviation's long form: the definition rule types the whole
+            if any(s < d.long_end and d.long_start < e and (s, e) != (d.long_start, d.long_end) for d in defs):
+                return  # overlaps an abbreviation's long form: the definition rule types the whole
             entry = gaz.lookup(name)
             if entry is not None and name.islower() and not any(
                     f.islower() for f in (entry.name, *entry.aliases) if entity_key(f) == entity_key(name)):
@@ -381,6 +401,12 @@ class EntityRecognizer:
                     return
             if entry is None and not self.is_name(name, loose=loose):
                 return
+            if entry is None and _NONE_LAST_WORD.search(name):
+                return  # "Low-Norm Effect", "Generative AI Paradox"
+            if entry is None and "-" in name:
+                base = gaz.lookup(name.split("-", 1)[0])
+                if base is not None and base.type == "benchmark":
+                    label = BENCHMARK  # "ImageNet-Subset"
             if entry is not None:
                 # a known name is the paper's own only in the rarest cases; the gazetteer knows its type
                 role = USED
@@ -402,7 +428,9 @@ class EntityRecognizer:
                 if (strict or _FOLLOWED_BY_PUNCT.match(follow)) and not modifier \
                         and not self._head_is_none(ct, ne) \
                         and not any(d.long_start <= view.to_orig(ns) < d.long_end for d in defs):
-                    add(ns, ne, self._label_after(ct, ne) or METHOD, PROPOSED, "propose", 5, loose=True)
+                    label = self._label_after(ct, ne) or METHOD
+                    for ls, le in _list_items(ct, ns, ne):
+                        add(ls, le, label, PROPOSED, "propose", 5, loose=True)
             hb = _AFTER_VERB_HEAD_BARE.match(ct, m.end())
             if hb and self.is_name(hb.group("name")) and gaz.lookup(hb.group("name")) is None:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
@@ -433,11 +461,12 @@ class EntityRecognizer:
             loose = role == PROPOSED and m.group("det").lower() in ("a", "an") and mid_sentence
             add(m.start("name"), m.end("name"), label, role, "appositive", 4, loose=loose)
         t = _TITLE_NAME.match(ct)
-        if t and self.is_name(t.group("name")):
+        if t and " " not in t.group("name") and self.is_name(t.group("name")):
             label = _head_label(t.group("rest")) or METHOD
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4)
 
         # abbreviation definitions typed by the head of the long form
+        untyped_shorts: set[str] = set()
         proposal_orig = [view.to_orig(p) for p in proposal_ends]  # sorted, as the matches were
         unnamed_orig = [view.to_orig(p) for p in unnamed]
         for d in defs:
@@ -445,6 +474,8 @@ class EntityRecognizer:
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
             head = long_words[-1] if long_words else ""
             label = _abbreviation_label(d.long, title_case)
+            if label is None and not title_case:
+                untyped_shorts.add(d.short)
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
@@ -498,6 +529,17 @@ class EntityRecognizer:
                     add(m.start(), m.end(), METHOD, PROPOSED, "propose_next", 3)
                     break
 
+        # a technique named before its citation: "elliptical slice sampling (Murray et al., 2010)"
+        if "(" in ct:
+            for m in _CITED.finditer(ct):
+                words = m.group("phrase").split()
+                while words and words[0].lower() in _PHRASE_STOP:
+                    words.pop(0)
+                if len(words) >= 2 and (_TECH_HEAD.match(words[-1]) or _WEAK_TECH_HEAD.match(words[-1])):
+                    ps = m.end("phrase") - len(" ".join(words))
+                    if not any(w.lower() in _PHRASE_STOP for w in words):
+                        add(ps, m.end("phrase"), METHOD, USED, "cited", 2, loose=True)
+
         # shape rules
         for hm in _BENCH_HEAD_WORD.finditer(ct):
             # the longest name list ending right at this head word ("on X, Y, and Z datasets")
@@ -508,6 +550,7 @@ class EntityRecognizer:
             strict = head.startswith(("environment", "challenge", "collection"))
             loose = head.startswith(("dataset", "data set", "database", "corpus", "corpora", "benchmark"))
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
+                ls = _skip_function_words(ct, ls, le)
                 item = ct[ls:le]
                 if strict and gaz.lookup(item) is None and not self.is_name(item):
                     continue
@@ -523,6 +566,8 @@ class EntityRecognizer:
                 add(ls, le, BENCHMARK, USED, "bench_list", 2, loose=not _sentence_initial(ct, ls))
         for hm in _METHOD_HEAD_WORD.finditer(ct):
             m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
+            if m is not None and m.group("name") in untyped_shorts:
+                continue  # "test-time adaptation (TTA) method": the paradigm, not a method name
             if m is not None:
                 add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
         for m in _COMPARE.finditer(ct):
@@ -733,6 +778,21 @@ def _last_before(sorted_positions: list[int], pos: int) -> int | None:
 
     k = bisect.bisect_right(sorted_positions, pos)
     return sorted_positions[k - 1] if k else None
+
+
+def _skip_function_words(ct: str, ls: int, le: int) -> int:
+    """Move a list item's start past capitalised function words ("On the", "Both", "All")."""
+    while True:
+        m = _FIRST_WORD.match(ct, ls, le)
+        if m is None or m.group(1).lower() not in _LEADING_STOP or m.end() >= le:
+            return ls
+        ls = m.end()
+
+
+_FIRST_WORD = re.compile(r"([A-Za-z]+)\s+")
+_LEADING_STOP = frozenset(
+    "on in at for we our all both the a an this these its their from with using across over and or of "
+    "experiments results extensive further several various multiple two three four five six".split())
 
 
 def _sentence_initial(ct: str, pos: int) -> bool:
