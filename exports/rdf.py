@@ -29,8 +29,9 @@ concept, category         ``skos:Concept`` in a ``skos:ConceptScheme``; subarea
 roles                     ``pkg:proposes``, ``pkg:uses``, ``pkg:introduces``,
                           ``pkg:evaluatesOn``, ``pkg:about``, ``pkg:inCategory``
 citation                  ``cito:cites`` (to a paper, or to a ``fabio:Work``)
-coauthor, shares          ``pkg:coauthorWith`` / ``pkg:sharesWith`` in both directions; a
-                          ``pkg:Sharing`` node says what is shared and how much
+coauthor, shares          ``pkg:coauthorWith`` / ``pkg:sharesWith`` in both directions;
+                          with ``sharing=True`` a ``pkg:Sharing`` node also says what is
+                          shared and how much
 evidence                  each fact extracted from text is an ``rdf:Statement``
                           (``rdf:subject`` = the paper, ``rdf:predicate``,
                           ``rdf:object``) that ``prov:wasDerivedFrom`` its
@@ -39,7 +40,7 @@ evidence                  each fact extracted from text is an ``rdf:Statement``
                           citations also carry ``pkg:citationSource`` and
                           ``pkg:confidence`` (a ``cito:cites`` without a statement came
                           from the reference list). ``evidence=False`` leaves out the
-                          statements, mentions and ``pkg:Sharing`` explanations
+                          statements and mentions
 ========================  ==============================================================
 
 IRIs are ``<base><type>/<id>``: ids are percent-encoded (only unreserved characters and ``:``
@@ -287,7 +288,7 @@ def _names(value: Any) -> list[str]:
 
 
 def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
-                 evidence: bool = True, shared_entities: bool = False) -> Iterator[Triple]:
+                 evidence: bool = True, sharing: bool = False) -> Iterator[Triple]:
     """Every triple of the RDF form of ``G`` (may repeat a triple; consumers de-duplicate).
 
     Parameters
@@ -298,12 +299,11 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
         Prefix of every node IRI.
     evidence
         Also write the ``rdf:Statement`` and ``pkg:Mention`` nodes that trace each extracted
-        fact to its text, and a ``pkg:Sharing`` node (the two ends and the weight) for each
-        ``pkg:sharesWith`` pair.
-    shared_entities
-        Also list what each ``pkg:Sharing`` shares (``pkg:sharedEntity``). Off by default:
-        a query finds it by joining the two ends' entities, and on a real corpus it is a
-        fifth of all triples.
+        fact to its text.
+    sharing
+        Also write a ``pkg:Sharing`` node per ``pkg:sharesWith`` pair: its two ends, weight
+        and shared entities. Off by default: what two papers share is found by joining their
+        entities, and on the confpapers corpus these nodes were half of all triples.
     """
     base = check_base_iri(base_iri)
     iri: dict[str, str] = {n: node_iri(n, base) for n in G.nodes}
@@ -401,7 +401,7 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
         if kind == EdgeType.SHARES.value:
             yield su, _PKG_sharesWith, sv
             yield sv, _PKG_sharesWith, su
-            if not evidence:
+            if not sharing:
                 continue
             rel = f"{base}sharing/{_digest(u, v)}"
             yield rel, _T, _PKG_Sharing
@@ -409,11 +409,10 @@ def iter_triples(G: "nx.MultiDiGraph", *, base_iri: str = DEFAULT_BASE_IRI,
             yield rel, _PKG_between, sv
             if d.get("weight") is not None:
                 yield rel, _PKG_weight, _number(d["weight"])
-            if shared_entities:
-                for item in d.get("shared") or ():
-                    target = _entity_key(G, item, entity_keys) if isinstance(item, dict) else None
-                    if target is not None:
-                        yield rel, _PKG_sharedEntity, iri[target]
+            for item in d.get("shared") or ():
+                target = _entity_key(G, item, entity_keys) if isinstance(item, dict) else None
+                if target is not None:
+                    yield rel, _PKG_sharedEntity, iri[target]
             continue
         pred = _ROLE_PREDICATES.get(kind)
         if pred is None:

@@ -129,9 +129,18 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
             origin = str(path)
         else:
             gname = graph or graph_iri(source, base)
-            data = "".join(iter_ntriples_lines(source, base_iri=base, evidence=evidence,
-                                               graph=gname)).encode("utf-8")
-            store.bulk_load(data, format=ox.RdfFormat.N_QUADS)
+            # streamed through a file: the N-Quads of a big graph never sit in memory at once
+            quads = tmp / "load.nq"
+            with open(quads, "w", encoding="utf-8") as fh:
+                batch: list[str] = []
+                for line in iter_ntriples_lines(source, base_iri=base, evidence=evidence, graph=gname):
+                    batch.append(line)
+                    if len(batch) >= 100_000:
+                        fh.write("".join(batch))
+                        batch.clear()
+                fh.write("".join(batch))
+            store.bulk_load(path=str(quads), format=ox.RdfFormat.N_QUADS)
+            quads.unlink()
             origin = "graph"
         store.flush()
         n = len(store)

@@ -168,13 +168,15 @@ def test_citations_and_sharing(g: rdflib.Graph) -> None:
     assert (work, ns.RDF.type, ns.FABIO.Work) in g
     assert g.value(work, ns.PKG.workId) == Literal("doi:10.9/ext work")
     assert (p1, ns.PKG.sharesWith, p2) in g and (p2, ns.PKG.sharesWith, p1) in g
-    (rel,) = set(g.subjects(ns.RDF.type, ns.PKG.Sharing))
-    assert set(g.objects(rel, ns.PKG.between)) == {p1, p2}
-    assert not set(g.objects(rel, ns.PKG.sharedEntity))  # off by default: derivable, and big
-    listed = {o for s, p, o in rdf.iter_triples(hand_graph(), base_iri=BASE, shared_entities=True)
-              if p == str(ns.PKG.sharedEntity)}
-    assert listed == {str(iri("method:BERT")), str(iri("method:FooNet"))}  # "not in graph" is skipped
-    assert g.value(rel, ns.PKG.weight) == Literal("1.386294", datatype=ns.XSD.decimal)
+    assert not set(g.subjects(ns.RDF.type, ns.PKG.Sharing))  # opt-in: derivable, and big
+    detailed = rdflib.Graph()
+    for s, p, o in rdf.iter_triples(hand_graph(), base_iri=BASE, sharing=True):
+        detailed.add((URIRef(s), URIRef(p), rdf._rdflib_term(o)))
+    (rel,) = set(detailed.subjects(ns.RDF.type, ns.PKG.Sharing))
+    assert set(detailed.objects(rel, ns.PKG.between)) == {p1, p2}
+    assert detailed.value(rel, ns.PKG.weight) == Literal("1.386294", datatype=ns.XSD.decimal)
+    # "not in graph" names no node: skipped, never invented
+    assert set(detailed.objects(rel, ns.PKG.sharedEntity)) == {iri("method:BERT"), iri("method:FooNet")}
 
 
 def test_every_extracted_fact_traces_to_its_mentions(g: rdflib.Graph) -> None:
@@ -202,11 +204,9 @@ def test_no_evidence_leaves_out_statements_and_mentions(G: nx.MultiDiGraph, g: r
     assert not set(lean.subjects(ns.RDF.type, ns.RDF.Statement))
     assert not set(lean.subjects(ns.RDF.type, ns.PKG.Mention))
     assert not set(lean.subjects(ns.PROV.wasDerivedFrom, None))
-    assert not set(lean.subjects(ns.RDF.type, ns.PKG.Sharing))
     assert set(lean.subjects(ns.PKG.sharesWith, None))
     # everything else is the same
-    full_minus = {t for t in g
-                  if not any(str(x).startswith((BASE + "fact/", BASE + "mention/", BASE + "sharing/")) for x in t)}
+    full_minus = {t for t in g if not any(str(x).startswith((BASE + "fact/", BASE + "mention/")) for x in t)}
     assert set(lean) == full_minus
     assert len(lean) < len(g)
 

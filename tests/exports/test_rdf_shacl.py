@@ -60,6 +60,10 @@ def test_hand_graph_conforms_and_broken_graphs_do_not(shapes: rdflib.Graph) -> N
     G = hand_graph()
     g = rdf.to_rdf(G)
     assert _check(g, shapes)[0]
+    detailed = rdflib.Graph()
+    for s, p, o in rdf.iter_triples(G, sharing=True):
+        detailed.add((rdflib.URIRef(s), rdflib.URIRef(p), rdf._rdflib_term(o)))
+    assert _check(detailed, shapes)[0]
     # a paper that lost its record id
     broken = rdflib.Graph()
     for t in g:

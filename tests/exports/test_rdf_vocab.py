@@ -36,7 +36,7 @@ def test_pkg_namespace_refuses_unknown_terms() -> None:
 def test_mapping_writes_only_declared_pkg_terms(tmp_path) -> None:
     from test_rdf import hand_graph
 
-    used = {p for _, p, _ in rdf.iter_triples(hand_graph(), shared_entities=True)}
+    used = {p for _, p, _ in rdf.iter_triples(hand_graph(), sharing=True)}
     used |= {o for _, p, o in rdf.iter_triples(hand_graph()) if p == str(ns.RDF.type)}
     pkg_used = {u[len(ns.PKG_IRI):] for u in used if isinstance(u, str) and u.startswith(ns.PKG_IRI)}
     assert pkg_used and pkg_used <= _declared_terms()
