@@ -132,6 +132,10 @@ _APPOSITIVE = re.compile(
     rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
     re.IGNORECASE,
 )
+# the appositive is found from its cheap anchor (", a", ": the", " -- an") and matched from the
+# name just before it, so the name pattern does not run at every word of the text
+_APPOS_ANCHOR = re.compile(r"(?:,|:|--|—|–|\s-)\s*(?:a|an|the|our)\s", re.IGNORECASE)
+_APPOS_NAME_END = re.compile(rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*$")
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME})?)\s*:\s*(?P<rest>[^\n]{{0,80}})")
 _BENCH_HEAD_WORD = re.compile(
     r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
@@ -217,9 +221,10 @@ _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|problems?|conditions?|"
     r"theorems?|conjectures?|properties|property|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
-_CITED = re.compile(
-    r"(?P<phrase>(?:[\w-]+\s+){1,4}[\w-]+)\s*\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
+_CITATION = re.compile(
+    r"\s*\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
     r"(?:19|20)\d\d[a-z]?(?:;[^()]{0,80})?)\)")
+_PHRASE_AT_END = re.compile(r"(?<![\w-])(?P<phrase>(?:[\w-]+\s+){1,4}[\w-]+)$")
 _PHRASE_STOP = frozenset(
     "the a an and or of with on in to for by as from using via our we is are was were this that these "
     "approaches approach methods method such like e.g. i.e. including namely two three both".split())
@@ -447,7 +452,13 @@ class EntityRecognizer:
             label = self._label_before(ct, m.start()) or METHOD
             add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
-        for m in _APPOSITIVE.finditer(ct):
+        for am in _APPOS_ANCHOR.finditer(ct):
+            nm = _APPOS_NAME_END.search(ct, max(0, am.start() - 70), am.start())
+            if nm is None:
+                continue
+            m = _APPOSITIVE.match(ct, nm.start())
+            if m is None:
+                continue
             head = m.group("head")
             label = _head_label(head)
             if label is None:
@@ -531,7 +542,10 @@ class EntityRecognizer:
 
         # a technique named before its citation: "elliptical slice sampling (Murray et al., 2010)"
         if "(" in ct:
-            for m in _CITED.finditer(ct):
+            for cm in _CITATION.finditer(ct):
+                m = _PHRASE_AT_END.search(ct, max(0, cm.start() - 80), cm.start())
+                if m is None:
+                    continue
                 words = m.group("phrase").split()
                 while words and words[0].lower() in _PHRASE_STOP:
                     words.pop(0)

@@ -23,6 +23,7 @@ _PLURAL_WORD = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def entity_key(name: str) -> str:
     """The key under which two spellings of a name are the same name.
 
