@@ -218,8 +218,8 @@ _CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
 _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"\)?\s+(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
 _NONE_LAST_WORD = re.compile(
-    r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|problems?|conditions?|"
-    r"theorems?|conjectures?|properties|property|bounds?|gaps?|metrics?|scores?|measures?|index)$",
+    r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
+    r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
 _CITATION = re.compile(
     r"\s*\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
@@ -261,8 +261,12 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
     if not words:
         return None
     head = words[-1]
-    if head.lower() in ("learning", "learner") or _NOT_METHOD_LONG.search(long):
+    if head.lower() in ("learning", "learner") or _NOT_METHOD_LONG.search(long) or _NONE_LAST_WORD.search(" " + long):
         return None
+    if head.lower() in ("approaches", "techniques", "frameworks", "systems"):
+        return None  # a family of methods, not one
+    if title_case and head.lower() in ("test", "tests", "suite", "arena", "gym", "bench"):
+        return BENCHMARK
     label = _head_label(head)
     if label == BENCHMARK:
         return BENCHMARK
@@ -406,6 +410,9 @@ class EntityRecognizer:
                     return
             if entry is None and not self.is_name(name, loose=loose):
                 return
+            if entry is None and loose and rule not in ("bench_head", "bench_list", "cited") \
+                    and not self.is_name(name) and not _FOLLOWED_BY_PUNCT.match(ct, ce):
+                return  # one capitalised word is a name only when the phrase ends there ("Tango, a ...")
             if entry is None and _NONE_LAST_WORD.search(name):
                 return  # "Low-Norm Effect", "Generative AI Paradox"
             if entry is None and "-" in name:
@@ -498,7 +505,8 @@ class EntityRecognizer:
                 ue = _last_before(unnamed_orig, d.long_start)
                 proposed = ue is not None and d.long_start - ue <= 220 and title_case \
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
-            if proposed and label is None and (title_case or _TECH_HEAD.search(head)):
+            if proposed and label is None and (title_case or _TECH_HEAD.search(head)) \
+                    and not _NONE_LAST_WORD.search(" " + d.long):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
             if label is None or gaz.is_stop(d.short) or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
                 continue
@@ -527,6 +535,8 @@ class EntityRecognizer:
             after_verb = pe is not None and es - pe <= 40 and \
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
             descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner)
+            if _NONE_LAST_WORD.search(" " + inner):
+                continue
             if self.is_name(inner) or descriptive:
                 label = self._label_after(text, after, clean=False) or METHOD
                 out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
@@ -746,6 +756,7 @@ def _canonical(gaz: Gazetteer, surface: str) -> str | None:
     short, long = (surface, entry.name) if len(surface) < len(entry.name) else (entry.name, surface)
     if (" " not in short and "-" not in short.strip("-") and len(re.split(r"[\s-]+", long)) >= 2
             and not long.lower().startswith(short.lower()) and sum(c.isupper() for c in short) >= 2
+            and 2 * sum(c.isupper() for c in short) >= sum(c.isalpha() for c in short)
             and best_long_form(short.rstrip("s"), long) == long):
         return entry.name
     return None
