@@ -390,6 +390,7 @@ class EntityRecognizer:
         ct = view.text
         out: list[_Cand] = []
         gaz = self.gazetteer
+        known_proposals: dict[str, set[str]] = defaultdict(set)
 
         def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
                 loose: bool = False) -> None:
@@ -420,7 +421,10 @@ class EntityRecognizer:
                 if base is not None and base.type == "benchmark":
                     label = BENCHMARK  # "ImageNet-Subset"
             if entry is not None:
-                # a known name is the paper's own only in the rarest cases; the gazetteer knows its type
+                # a known name is the paper's own only when two proposal rules say so ("We propose
+                # Sophia, a ..." and the title); the gazetteer knows its type
+                if role == PROPOSED:
+                    known_proposals[entity_key(name)].add(rule)
                 role = USED
                 label = METHOD if entry.type == "method" else BENCHMARK
             out.append(_Cand(s, e, label, role, rule, _canonical(gaz, name), priority))
@@ -621,6 +625,11 @@ class EntityRecognizer:
                 label = METHOD if entry.type == "method" else BENCHMARK
                 canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
                 out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
+        own_known = {k for k, rules in known_proposals.items() if len(rules) >= 2}
+        if own_known:
+            for c in out:
+                if entity_key(_strip_markup(text[c.start:c.end])) in own_known:
+                    c.role = PROPOSED
         return out
 
     def _label_after(self, ct: str, pos: int, *, clean: bool = True) -> str | None:

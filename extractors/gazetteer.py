@@ -112,6 +112,8 @@ class Gazetteer:
 def _case_insensitive(form: str) -> bool:
     if form.lower() == form:
         return True
+    if form.split()[0].lower() in ("the", "a", "an"):
+        return False  # "The Pile" is not "the pile of ..."
     words = [w for w in re.split(r"[\s-]+", form) if w]
     return len(words) >= 2 and sum(len(w) >= 3 and w.isalpha() for w in words) >= 2 and not any(
         w.isupper() for w in words)
