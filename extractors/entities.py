@@ -61,7 +61,7 @@ for _name in ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offs
 # One "word" of a name: letters/digits, hyphen-joined parts, version dots ("Qwen2.5-7B").
 # Possessive quantifiers keep every attempt linear in the word; names start at a word start.
 _W = r"(?<![\w.'’-])[A-Za-z0-9\u00C0-\u024F\u0370-\u03FF]\w*+(?:['’]\w++)*+"
-_NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+"
+_NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+(?:\+\+?(?![\w+]))?"
 _NAME = rf"(?:{_NAME_WORD})"
 # A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
 _TITLE_PHRASE = r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5})"
@@ -111,10 +111,15 @@ _AFTER_VERB = re.compile(
 )
 # "we propose a (adj)* HEAD called|dubbed|named|, NAME"
 _AFTER_VERB_HEAD = re.compile(
-    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    rf"\s+(?:a|an|the|our)\s+(?:[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
     rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>{_NAME})(?=\s*[,.;:)\s])",
     re.IGNORECASE,
+)
+# "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
+_AFTER_VERB_ADJ = re.compile(
+    rf"\s+(?:a|an|the|our)\s+(?:[a-z][\w-]*\s+){{1,3}}(?P<name>{_NAME})"
+    rf"(?=\s*(?:[,.;:(]|--|—|which|that|to|for|with|$))"
 )
 # "we propose a new CNN architecture TrajectoryNet, which ..."
 _AFTER_VERB_HEAD_BARE = re.compile(
@@ -447,6 +452,10 @@ class EntityRecognizer:
                     label = self._label_after(ct, ne) or METHOD
                     for ls, le in _list_items(ct, ns, ne):
                         add(ls, le, label, PROPOSED, "propose", 5, loose=True)
+            av = _AFTER_VERB_ADJ.match(ct, m.end())
+            if av and self.is_name(av.group("name")) and _CAMEL.search(av.group("name")):
+                add(av.start("name"), av.end("name"), self._label_after(ct, av.end("name")) or METHOD,
+                    PROPOSED, "propose", 5)
             hb = _AFTER_VERB_HEAD_BARE.match(ct, m.end())
             if hb and self.is_name(hb.group("name")) and gaz.lookup(hb.group("name")) is None:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
