@@ -129,7 +129,7 @@ _AFTER_VERB_HEAD_BARE = re.compile(
 )
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
-    rf"we name|we dub|we term|referred to as)\s+(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
+    rf"we name|we dub|we term|referred to as)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
     rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:])|{_NAME})"
 )
 _APPOSITIVE = re.compile(
