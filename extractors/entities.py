@@ -129,8 +129,8 @@ _AFTER_VERB_HEAD_BARE = re.compile(
 )
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
-    rf"we name|we dub|we term|referred to as)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
-    rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:])|{_NAME})"
+    rf"we name|we dub|we term|referred to as|we denote|which we denote|denoted as|denoted by)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
+    rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b)|{_NAME})"
 )
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
@@ -236,6 +236,9 @@ _PHRASE_STOP = frozenset(
 _NOT_METHOD_LONG = re.compile(
     r"(?:decision process(?:es)?|bandits?|games?|problems?|settings?|equations?|spaces?|distributions?|"
     r"conditions?|assumptions?)$", re.IGNORECASE)
+_NAMED_BEFORE = re.compile(
+    r"(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?$",
+    re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
@@ -510,6 +513,9 @@ class EntityRecognizer:
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
+            named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None
+            direct = proposed or named
+            proposed = proposed or named
             if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
                 label = METHOD  # "scalable and effective implicit GNN (SEIGNN)"
             if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end):
@@ -518,7 +524,10 @@ class EntityRecognizer:
                 ue = _last_before(unnamed_orig, d.long_start)
                 proposed = ue is not None and d.long_start - ue <= 220 and title_case \
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
-            if proposed and label is None and (title_case or _TECH_HEAD.search(head)) \
+            # a name given right after "we propose"/"called" is the paper's own method, whatever its
+            # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
+            direct_ok = direct and len(d.short) >= 3 and not _NOT_METHOD_LONG.search(d.long)
+            if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
             if label is None or gaz.is_stop(d.short) or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
