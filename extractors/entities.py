@@ -129,7 +129,7 @@ _AFTER_VERB_HEAD_BARE = re.compile(
 )
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
-    rf"we name|we dub|we term|referred to as|we denote|which we denote|denoted as|denoted by)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?[\"“']?"
+    rf"we name|we dub|we term|referred to as|we denote|which we denote|denoted as|denoted by)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?(?:``|[\"“'])?"
     rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b)|{_NAME})"
 )
 _APPOSITIVE = re.compile(
@@ -473,6 +473,12 @@ class EntityRecognizer:
             add(m.start("name"), m.end("name"), METHOD, PROPOSED, "extend", 4)
         for m in _CALLED.finditer(ct):
             label = self._label_before(ct, m.start()) or METHOD
+            name = m.group("name")
+            if ("-" in name and name.islower() and not m.group(0).lower().startswith("namely")
+                    and _FOLLOWED_BY_PUNCT.match(ct, m.end("name")) and not gaz.is_stop(name)):
+                # "a decoding algorithm we call equilibrium-ranking."
+                out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, PROPOSED, "called", None, 4))
+                continue
             add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
         for am in _APPOS_ANCHOR.finditer(ct):
@@ -530,7 +536,8 @@ class EntityRecognizer:
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
-            if label is None or gaz.is_stop(d.short) or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
+            short_stop = gaz.is_stop(d.short) and not (direct and title_case)  # "... Framework (PDF)"
+            if label is None or short_stop or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
                 continue
             if self._head_is_none(text, d.short_end + 1, clean=False) or _NONE_HEAD_NEXT.match(text, d.short_end + 1):
                 continue
