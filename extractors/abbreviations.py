@@ -201,6 +201,8 @@ def _valid_pair(short: str, long: str) -> bool:
     if n_words > min(n + 5, 2 * n) or n_words < 2 and not any(c in long for c in "-/"):
         # a one-word long form is accepted only for hyphenated compounds ("Zeroth-Order (ZO)")
         return False
+    if "(" in long or ")" in long:
+        return False
     if any(c in long for c in ",;:") and any(w[:1].islower() for w in long.replace(",", " ").split()):
         return False  # a clause, not a name ("FooNet, a novel architecture"); "Lift, Map, Detect" is fine
     lw = long.lower()

@@ -800,7 +800,7 @@ _MODIFIER_SUFFIX = re.compile(
     r"-(?:based|style|like|type|driven|guided|free|aware|inspired|specific|level|agnostic|only|"
     r"augmented|enhanced|powered|generated|trained|tuned|pretrained|compatible|friendly|centric|"
     r"dependent|independent|related|oriented|induced|equipped|assisted|scale|sized|class|family|"
-    r"variants?|series|models?|architectures?)$", re.IGNORECASE)
+    r"variants?|series|models?|architectures?|[a-z]+ed)$", re.IGNORECASE)
 
 
 def _trim_modifier(ct: str, cs: int, ce: int) -> tuple[int, int]:
