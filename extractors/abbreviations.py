@@ -95,6 +95,19 @@ def doc_text(doc: Doc) -> str:
     return t
 
 
+VIEW_KEY = "paperkg_clean_view"
+
+
+def doc_view(doc: Doc) -> CleanView:
+    """:func:`clean_view` of the document's text, computed once per document."""
+    t = doc.user_data.get(VIEW_KEY)
+    if t is not None:
+        return CleanView(t[0], tuple(t[1]), tuple(t[2]))
+    v = clean_view(doc_text(doc))
+    doc.user_data[VIEW_KEY] = (v.text, v.starts, v.origins)  # plain data: Doc serialisation must keep working
+    return v
+
+
 def clean_view(text: str) -> CleanView:
     """Remove ``\\textbf{``-style openers, braces and ``*`` runs, keeping a map to the original.
 
@@ -275,7 +288,7 @@ class AbbreviationDetector:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        defs = find_definitions(doc_text(doc))
+        defs = find_definitions(doc_text(doc), doc_view(doc))
         doc._.abbreviations = {d.short: d.long for d in defs}
         doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
         spans = []

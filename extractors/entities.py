@@ -41,7 +41,7 @@ from spacy.tokens import Doc, Span
 
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import (CleanView, Definition, best_long_form, clean_view, definitions_of,
-                                      doc_text, emphasized_ranges, find_definitions)
+                                      doc_text, doc_view, emphasized_ranges, find_definitions)
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
@@ -53,9 +53,30 @@ CANDIDATES_KEY = "paperkg_candidates"
 PROPOSED = "proposed"
 USED = "used"
 
-for _name in ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offsets"):
+#: ``doc.user_data`` key: {"start_char:end_char:label": [role, canonical, rule, [start, end]]}
+#: (string keys and lists, so that msgpack serialisation round-trips it).
+#: One plain dict per document: cheaper than four stored extension values per span, and it
+#: survives ``Doc`` serialisation (``nlp.pipe(..., n_process=2)``).
+INFO_KEY = "paperkg_entity_info"
+_INFO_FIELDS = ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offsets")
+
+
+def _info_getter(i: int) -> Callable[[Span], Any]:
+    def get(span: Span) -> Any:
+        info = span.doc.user_data.get(INFO_KEY)
+        if not info:
+            return None
+        v = info.get(f"{span.start_char}:{span.end_char}:{span.label_}")
+        if v is None:
+            return None
+        return tuple(v[i]) if i == 3 else v[i]
+
+    return get
+
+
+for _i, _name in enumerate(_INFO_FIELDS):
     if not Span.has_extension(_name):
-        Span.set_extension(_name, default=None)
+        Span.set_extension(_name, getter=_info_getter(_i))
 
 # --------------------------------------------------------------------------- patterns
 # One "word" of a name: letters/digits, hyphen-joined parts, version dots ("Qwen2.5-7B").
@@ -388,7 +409,7 @@ class EntityRecognizer:
     # ---------------------------------------------------------------- main
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
-        view = clean_view(text)
+        view = doc_view(doc)
         defs = definitions_of(doc) if "paperkg_abbreviation_defs" in doc.user_data else find_definitions(text, view)
         cands = self._find(doc, text, view, defs)
         self._set_annotations(doc, text, view, cands, defs)
@@ -745,6 +766,7 @@ class EntityRecognizer:
                 accepted.append(_Cand(s, e, METHOD, info[k]["role"], "repeat", None, -1))
 
         spans = []
+        span_info: dict[str, list[Any]] = {}
         display = _display_names(group, defs, text, accepted)
         for c in sorted(accepted, key=lambda c: c.start):
             k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
@@ -757,12 +779,11 @@ class EntityRecognizer:
             span = doc.char_span(c.start, c.end, label=label, alignment_mode="expand")
             if span is None:
                 continue
-            span._.paperkg_role = i["role"]
-            span._.paperkg_canonical = i["canonical"] or display.get(k, k)
-            span._.paperkg_rule = c.rule
-            span._.paperkg_offsets = (c.start, c.end)
+            span_info[f"{span.start_char}:{span.end_char}:{label}"] = [
+                i["role"], i["canonical"] or display.get(k, k), c.rule, [c.start, c.end]]
             spans.append(span)
         doc.spans[self.spans_key] = spans
+        doc.user_data.setdefault(INFO_KEY, {}).update(span_info)
 
         # coined names left untyped, for corpus-level consolidation
         cand_list = []
