@@ -20,7 +20,7 @@ import spacy
 from spacy.language import Language
 
 from extractors import EXTRACTOR_VERSION
-from extractors.abbreviations import DEFS_KEY, Definition
+from extractors.abbreviations import DEFS_KEY, Definition, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
 from kg.errors import PaperkgError
 from kg.records import Citation, Entity, Mention, Record
@@ -162,8 +162,9 @@ def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
         d = Definition(*t)
         defs.append((d.short, d.long, field_of(d.short_start)[0]))
     cands = []
+    text = doc_text(doc)
     for s, e in doc.user_data.get(CANDIDATES_KEY, ()):
-        m = _split_mention(Mention(s, e, doc.text[s:e], ""), abstract_start)
+        m = _split_mention(Mention(s, e, text[s:e], ""), abstract_start)
         if m is not None:
             cands.append((m.text, m.start, m.end, m.field))
     return RawExtraction(record.id, tuple(entities), tuple(citations), tuple(defs), tuple(cands))
