@@ -7,6 +7,11 @@ The choice is a seeded ``random.Random(SEED).sample`` over each source file's id
 order: the first ``DEV_PER_SOURCE`` drawn ids of each source form the dev half, the next
 ``TEST_PER_SOURCE`` the held-out test half. Changing the seed or the counts changes the set,
 so do not (the annotations in ``dev.jsonl``/``test.jsonl`` refer to these ids).
+
+The second held-out split ``test2`` was added after ``test`` had been used once to report a
+figure. It is drawn after the others with a separate generator per source, seeded from
+``TEST2_SEED`` and the source name, over the ids not already in dev or test, so the dev and
+test draws are unchanged: ``TEST2_PER_SOURCE`` ids per source.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ SEED = 20240531
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 DEV_PER_SOURCE = 25
 TEST_PER_SOURCE = 26
+TEST2_SEED = "20240531:test2"
+TEST2_PER_SOURCE = 30
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -35,7 +42,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract, dev first."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, then test2."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -46,6 +53,13 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
         chosen += [("dev", source, i) for i in drawn[:DEV_PER_SOURCE]]
         chosen += [("test", source, i) for i in drawn[DEV_PER_SOURCE:]]
     chosen.sort(key=lambda row: row[0] != "dev")
+    # test2: a later, separate draw; the rows above are not touched by it.
+    taken = {rec_id for _, _, rec_id in chosen}
+    for source in SOURCES:
+        ids = read_ids(data / "confpapers" / "jsonl" / source)
+        rest = [i for i in ids if i not in taken]
+        rng = random.Random(f"{TEST2_SEED}:{source}")
+        chosen += [("test2", source, i) for i in rng.sample(rest, TEST2_PER_SOURCE)]
     return chosen
 
 

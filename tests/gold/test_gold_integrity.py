@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -17,7 +17,7 @@ import pytest
 from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "test2")
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
@@ -96,6 +96,27 @@ def test_dev_and_test_are_disjoint() -> None:
     dev = {g["id"] for g in _read_gold("dev")}
     test = {g["id"] for g in _read_gold("test")}
     assert not dev & test
+
+
+@pytest.mark.parametrize("other", ["dev", "test"])
+def test_test2_is_disjoint_from_earlier_splits(other: str) -> None:
+    test2 = {g["id"] for g in _read_gold("test2")}
+    assert not test2 & {g["id"] for g in _read_gold(other)}
+
+
+def test_test2_draws_half_from_each_source() -> None:
+    per_source: dict[str, int] = {}
+    for gold in _read_gold("test2"):
+        per_source[gold["source"]] = per_source.get(gold["source"], 0) + 1
+    assert per_source == {source: 30 for source in SOURCES}
+
+
+def test_test2_annotation_file_lists_each_sampled_id_once(shared_data: Path) -> None:
+    build = _load_module("build")
+    ann_ids = [b["id"] for b in build.parse_ann(HERE / "annotations" / "test2.ann")]
+    chosen = _load_module("sample").choose(shared_data)
+    assert len(ann_ids) == len(set(ann_ids))
+    assert set(ann_ids) == {i for sp, _, i in chosen if sp == "test2"}
 
 
 def test_splits_are_the_seeded_sample(shared_data: Path) -> None:
