@@ -176,6 +176,9 @@ def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph) -> int:
     con.executemany("INSERT INTO paper_fts(rowid, title, abstract, entities, authors) VALUES (?, ?, ?, ?, ?)", fts)
     con.executemany("INSERT INTO facet VALUES (?, ?, ?)", sorted(set(facets)))
     con.executescript(_INDEXES)
+    # The column weights become FTS5's own ``rank``, so ORDER BY rank LIMIT n is done inside FTS5.
+    con.execute("INSERT INTO paper_fts(paper_fts, rank) VALUES ('rank', ?)",
+                (f"bm25({', '.join(str(w) for w in BM25_WEIGHTS)})",))
     con.execute("INSERT INTO paper_fts(paper_fts) VALUES ('optimize')")
     con.execute("INSERT INTO name_fts(name_fts) VALUES ('optimize')")
     con.commit()
@@ -288,17 +291,17 @@ def search(
             if value:
                 keys = _resolve_names(con, value, kind_types, what)
                 marks = ",".join("?" * len(keys))
-                where.append(f"p.id IN (SELECT paper FROM facet WHERE kind = ? AND value IN ({marks}))")
+                where.append(f"{{id}} IN (SELECT paper FROM facet WHERE kind = ? AND value IN ({marks}))")
                 args += [kind_types[0], *keys]
         if category:
             cat = match_key(category)
             known = [r[0] for r in con.execute("SELECT DISTINCT value FROM facet WHERE kind = 'category'")]
             if cat not in known:
                 raise NotFoundError(_no_match("category", category, known))
-            where.append("p.id IN (SELECT paper FROM facet WHERE kind = 'category' AND value = ?)")
+            where.append("{id} IN (SELECT paper FROM facet WHERE kind = 'category' AND value = ?)")
             args.append(cat)
         if years:
-            where.append("p.year BETWEEN ? AND ?")
+            where.append("{id} IN (SELECT id FROM paper WHERE year BETWEEN ? AND ?)")
             args += list(years)
         results = SearchResults()
         q = fts_query(query)
@@ -308,7 +311,7 @@ def search(
                 results.papers = _ranked(con, fts_query(query, any_word=True), where, args, limit)
             results.names = _names(con, q, limit)
         else:
-            cond = " AND ".join(where) or "1"
+            cond = " AND ".join(w.format(id="p.id") for w in where) or "1"
             rows = con.execute(f"SELECT p.key, p.label, p.year, p.authors FROM paper p WHERE {cond} "
                                f"ORDER BY p.year DESC, p.id LIMIT ?", (*args, limit)).fetchall()
             results.papers = [Hit(k, NodeType.PAPER.value, lab, 0.0, y, au or "") for k, lab, y, au in rows]
@@ -320,12 +323,11 @@ def search(
 
 
 def _ranked(con: sqlite3.Connection, q: str, where: list[str], args: list[Any], limit: int) -> list[Hit]:
-    weights = ", ".join(str(w) for w in BM25_WEIGHTS)
-    cond = "".join(f" AND {w}" for w in where)
+    cond = "".join(" AND " + w.format(id="rowid") for w in where)
     rows = con.execute(
-        f"SELECT p.key, p.label, p.year, p.authors, bm25(paper_fts, {weights}) AS s "
-        f"FROM paper_fts JOIN paper p ON p.id = paper_fts.rowid "
-        f"WHERE paper_fts MATCH ?{cond} ORDER BY s LIMIT ?", (q, *args, limit)).fetchall()
+        f"SELECT p.key, p.label, p.year, p.authors, f.rank FROM "
+        f"(SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?{cond} ORDER BY rank LIMIT ?) f "
+        f"JOIN paper p ON p.id = f.rowid ORDER BY f.rank", (q, *args, limit)).fetchall()
     return [Hit(k, NodeType.PAPER.value, lab, -s, y, au or "") for k, lab, y, au, s in rows]
 
 
