@@ -32,15 +32,16 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from spacy.attrs import SHAPE
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
+from extractors.abbreviations import doc_text
 from kg.records import Citation
 
 #: Span label and default ``doc.spans`` key.
 CITATION = "CITATION"
 SPANS_KEY = "paperkg_citations"
+_MAY_CITE = re.compile(r"(?:19|20)\d\d|\[")
 
 # Upper-case letters of the Latin scripts (Basic Latin to Latin Extended-B), built once:
 # Python's ``re`` has no ``\p{Lu}``.
@@ -272,23 +273,17 @@ class CitationFinder:
                  spans_key: str = SPANS_KEY) -> None:
         self.name = name
         self.spans_key = spans_key
-        # Token shapes of a year ("2021", "2021a") and an opening bracket: a Doc without any
-        # of them has no citation, and building ``doc.text`` is then not worth it.
-        
 
-    def _may_cite(self, doc: Doc) -> bool:
-        strings = doc.vocab.strings
-        for shape in set(doc.to_array(SHAPE).tolist()):
-            text = strings[shape]
-            if "dddd" in text or "[" in text:
-                return True
-        return False
+    def _may_cite(self, text: str) -> bool:
+        # a year or an opening bracket: a text without either has no citation
+        return _MAY_CITE.search(text) is not None
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
         found = []
-        if len(doc) and self._may_cite(doc):
-            found = find_citations(doc.text)
+        text = doc_text(doc) if len(doc) else ""
+        if text and self._may_cite(text):
+            found = find_citations(text)
         for start, end, surnames, year in found:
             span = doc.char_span(start, end, label=CITATION, alignment_mode="expand",
                                  span_id=_encode(surnames, year, start, end))
@@ -323,7 +318,7 @@ def citations_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY,
         surnames, year = _decode(span.id_)
         if surnames:
             start, end = _offsets(span)
-            text = span.text[start - span.start_char:end - span.start_char]
+            text = doc_text(doc)[start:end]
             out.append(Citation(surnames, year, start, end, text, field))
     out.sort(key=lambda c: (c.start, c.end))
     return out

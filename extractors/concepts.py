@@ -48,6 +48,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 
+from extractors.abbreviations import doc_text
 from kg.records import Entity, Mention, Record
 from kg.schema import EntityType
 
@@ -259,7 +260,7 @@ class ConceptFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         spans = []
-        text = doc.text
+        text = doc_text(doc)
         if text and _QUICK.search(text):
             spans = self._find(doc, text)
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
@@ -465,9 +466,10 @@ def concepts_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY,
         if name:
             groups.setdefault(concept_key(name), []).append(span)
     out = []
+    text = doc_text(doc)
     for spans in groups.values():
         name = spans[0].kb_id_
-        mentions = tuple(sorted({Mention(s.start_char, s.end_char, s.text, s.id_, field)
+        mentions = tuple(sorted({Mention(s.start_char, s.end_char, text[s.start_char:s.end_char], s.id_, field)
                                  for s in spans}, key=lambda m: (m.start, m.end, m.rule)))
         aliases = tuple(sorted({m.text for m in mentions} - {name}))
         out.append(Entity(EntityType.CONCEPT, name, None, aliases, mentions))

@@ -20,7 +20,7 @@ import spacy
 from spacy.language import Language
 
 from extractors import EXTRACTOR_VERSION
-from extractors.abbreviations import DEFS_KEY, Definition, doc_text
+from extractors.abbreviations import DEFS_KEY, Definition, TextKeepingTokenizer, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
 from kg.errors import PaperkgError
 from kg.records import Citation, Entity, Mention, Record
@@ -103,6 +103,7 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
                 f"{spacy_model}) or leave out --spacy-model to use the built-in rules") from None
     else:
         nlp = spacy.blank("en")
+    nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)  # doc_text() without rebuilding doc.text
     nlp.add_pipe("paperkg_abbreviations")
     nlp.add_pipe("paperkg_entities")
     for factory, _reader in _optional_components():
