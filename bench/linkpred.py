@@ -9,8 +9,8 @@ co-authors is scored:
 - MRR: mean over queries of 1 / rank of the best-ranked true new co-author;
 - Hits@10: share of queries with a true new co-author in the top 10.
 
-Ties are broken by one fixed random order of candidates (the same for every method), so a
-method gets no credit for ties. Methods: ``paperkg`` (:func:`kg.related.author_scores`, all
+Ties are broken at random, in expectation (:func:`expected_rr_hits`), so a method gets no
+credit for ties and the figures do not depend on a seed. Methods: ``paperkg`` (:func:`kg.related.author_scores`, all
 signals), ``adamic_adar`` and ``common_neighbours`` over the history co-author graph, and
 ``random``.
 
@@ -29,10 +29,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 CONF = REPO.parent / "shared" / "data" / "confpapers" / "jsonl"
@@ -41,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from kg.authors import AuthorIndex  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Record  # noqa: E402
-from kg.related import _index, author_scores  # noqa: E402
+from kg.related import AUTHOR_WEIGHTS, _index, author_scores  # noqa: E402
 from kg.schema import NodeType, node_key  # noqa: E402
 
 
@@ -78,20 +79,34 @@ def _queries(G, future: list[Record], index: AuthorIndex) -> dict[str, set[str]]
     return out
 
 
-def _rank_metrics(scores: dict[str, float], candidates: list[str], truth: set[str],
-                  tiebreak: dict[str, float], default: float = 0.0) -> tuple[float, bool]:
-    """Reciprocal rank of the best true candidate and whether it is in the top 10."""
-    best = None
-    for t in truth:
-        st, bt = scores.get(t, default), tiebreak[t]
-        rank = 1
-        for c in candidates:
-            sc = scores.get(c, default)
-            if sc > st or (sc == st and tiebreak[c] < bt):
-                rank += 1
-        best = rank if best is None else min(best, rank)
-    assert best is not None
-    return 1.0 / best, best <= 10
+def expected_rr_hits(scores, truth_idx) -> tuple[float, float]:
+    """Expected reciprocal rank of the best-ranked true candidate, and expected Hits@10, when
+    ties are broken uniformly at random (excluded candidates score -inf).
+
+    If ``greater`` candidates beat the best true score ``s`` and ``g`` candidates (``k`` of them
+    true) tie at ``s``, the best true is at ``greater + j`` with probability
+    ``C(g - j, k - 1) / C(g, k)``.
+
+    Examples
+    --------
+    >>> expected_rr_hits(np.array([3.0, 1.0, 1.0]), [1])   # tie of two at ranks 2-3
+    (0.41666666666666663, 1.0)
+    """
+    best = max(scores[t] for t in truth_idx)
+    greater = int(np.count_nonzero(scores > best))
+    g = int(np.count_nonzero(scores == best))
+    k = sum(1 for t in truth_idx if scores[t] == best)
+    rr = hits = 0.0
+    p = k / g
+    for j in range(1, g - k + 2):
+        rank = greater + j
+        rr += p / rank
+        if rank <= 10:
+            hits += p
+        elif p < 1e-12:
+            break
+        p = p * (g - j - k + 1) / (g - j) if g - j > 0 else 0.0
+    return rr, hits
 
 
 def run(history: list[str], future: list[str], *, weights: dict[str, float] | None = None,
@@ -106,30 +121,36 @@ def run(history: list[str], future: list[str], *, weights: dict[str, float] | No
     G = build_graph(hist_recs, authors=index)
     queries = _queries(G, fut_recs, index)
     authors = sorted(k for k, t in G.nodes(data="type") if t == NodeType.AUTHOR.value)
-    rng = random.Random(seed)
-    tiebreak = {a: rng.random() for a in authors}
-    rnd = {a: rng.random() for a in authors}
-    co = _index(G).co
+    pos = {a: i for i, a in enumerate(authors)}
+    rng = np.random.default_rng(seed)
+    rnd = rng.random(len(authors))
+    idx = _index(G)
+    co = idx.co
+    w = {**AUTHOR_WEIGHTS, **(weights or {})}
+    n_papers = np.array([len(idx.papers_of.get(a, ())) for a in authors])
+    base = w["prior"] * np.log1p(n_papers)
     totals = {m: [0.0, 0] for m in ("paperkg", "adamic_adar", "common_neighbours", "random")}
     n_cand = 0
     for a in sorted(queries):
-        truth = queries[a]
-        cands = [c for c in authors if c != a and c not in co.get(a, {})]
-        n_cand += len(cands)
-        nb = co.get(a, {})
-        cn: dict[str, float] = {}
-        aa: dict[str, float] = {}
-        for z in nb:
+        excluded = [pos[a]] + [pos[c] for c in co.get(a, {})]
+        n_cand += len(authors) - len(excluded)
+        truth = [pos[t] for t in queries[a]]
+        cn = np.zeros(len(authors))
+        aa = np.zeros(len(authors))
+        for z in co.get(a, {}):
             dz = len(co[z])
             for c in co[z]:
                 if c != a:
-                    cn[c] = cn.get(c, 0.0) + 1.0
-                    aa[c] = aa.get(c, 0.0) + 1.0 / math.log(dz)
-        pk = author_scores(G, a, candidates=cands, weights=weights)
-        for name, sc in (("paperkg", pk), ("adamic_adar", aa), ("common_neighbours", cn), ("random", rnd)):
-            rr, hit = _rank_metrics(sc, cands, truth, tiebreak)
+                    cn[pos[c]] += 1.0
+                    aa[pos[c]] += 1.0 / math.log(dz)
+        pk = base.copy()
+        for c, s in author_scores(G, a, weights=w).items():
+            pk[pos[c]] = s
+        for name, sc in (("paperkg", pk), ("adamic_adar", aa), ("common_neighbours", cn), ("random", rnd.copy())):
+            sc[excluded] = -np.inf
+            rr, hits = expected_rr_hits(sc, truth)
             totals[name][0] += rr
-            totals[name][1] += hit
+            totals[name][1] += hits
     nq = len(queries)
     out = {name: {"mrr": round(s / nq, 4) if nq else 0.0, "hits@10": round(h / nq, 4) if nq else 0.0}
            for name, (s, h) in totals.items()}

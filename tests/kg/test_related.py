@@ -9,7 +9,7 @@ import pytest
 from kg.errors import NotFoundError
 from kg.graph import build_graph
 from kg.records import Category, Entity, Record
-from kg.related import author_scores, coauthor_distances, find_author, related_authors, related_papers
+from kg.related import AUTHOR_WEIGHTS, author_scores, coauthor_distances, find_author, related_authors, related_papers
 from kg.schema import EntityType, Role
 
 
@@ -96,8 +96,9 @@ def test_author_scores_over_candidates(G):
     cands = ["author:lin-zhou", "author:filler-persona"]
     s = author_scores(G, "author:renzhe-xu", candidates=cands)
     assert set(s) == set(cands)
-    assert s["author:lin-zhou"] > s["author:filler-persona"] > 0  # prior only: log(2) * weight
-    assert s["author:filler-persona"] == pytest.approx(0.05 * math.log(2))
+    assert s["author:lin-zhou"] > s["author:filler-persona"] == 0.0  # no signal, no activity prior
+    s = author_scores(G, "author:renzhe-xu", candidates=cands, weights={**AUTHOR_WEIGHTS, "prior": 0.5})
+    assert s["author:filler-persona"] == pytest.approx(0.5 * math.log(2))
 
 
 def test_coauthor_distances(G):
