@@ -273,14 +273,24 @@ def test_shares_min_weight_and_top_k():
     shares = {(u, v) for u, v, k in G.edges(keys=True) if k == "shares" and u.startswith("paper:")}
     assert shares == {("paper:a", "paper:b"), ("paper:a", "paper:c")}
     G1 = build_graph(_corpus_for_shares(), top_k=1, min_weight=0.0, max_df=0.5)
-    per_node: dict[str, int] = {}
-    for u, v, k in G1.edges(keys=True):
-        if k == "shares" and u.startswith("paper:"):
-            per_node[u] = per_node.get(u, 0) + 1
-    # Each node keeps one partner; a node can still be chosen by several others.
+    pp = [(u, v) for u, v, k in G1.edges(keys=True) if k == "shares" and u.startswith("paper:")]
+    # Each of the 13 papers with entities keeps one partner (a node may be chosen by others).
+    assert 0 < len(pp) <= 13
     assert G1.has_edge("paper:a", "paper:b", "shares")
+    G5 = build_graph(_corpus_for_shares(), top_k=5, min_weight=0.0, max_df=0.5)
+    assert sum(1 for u, _, k in G5.edges(keys=True) if k == "shares" and u.startswith("paper:")) > len(pp)
     G0 = build_graph(_corpus_for_shares(), top_k=0)
     assert not any(k == "shares" for _, _, k in G0.edges(keys=True))
+
+
+def test_finder_cap_keeps_full_weight():
+    from kg.graph import top_shared
+
+    items = {"a": ["rare", "common"], "b": ["rare", "common"], "c": ["common"], "d": ["common"]}
+    idf = {"rare": 2.0, "common": 0.5}
+    # "common" (4 holders) is above the finder cap: it finds no partners, but counts in a-b.
+    assert top_shared(items, idf, top_k=5, min_weight=0.0, max_postings=3) == {("a", "b"): 2.5}
+    assert len(top_shared(items, idf, top_k=5, min_weight=0.0, max_postings=4)) == 6
 
 
 def test_shares_deterministic():
