@@ -18,9 +18,12 @@ How the derived edges are made
   IDF weight ``log(N / df)`` where ``df`` is the number of papers carrying it (Sparck Jones, 1972,
   "A statistical interpretation of term specificity"). An entity carried by more than
   ``max_df`` of the papers (and by more than two) makes no edge. Pairs are found through the
-  inverted index entity -> papers, never by comparing all pairs; each node keeps its ``top_k``
-  strongest partners whose summed weight is at least ``min_weight``. Author–author edges do the
-  same over the union of each author's entities.
+  inverted index entity -> papers, never by comparing all pairs, and only through entities held
+  by at most ``DEFAULT_MAX_POSTINGS`` (50) nodes, so the work grows linearly with the corpus
+  (commoner entities still add to the weight of the pairs found); each node keeps its ``top_k``
+  strongest partners whose summed weight is at least ``min_weight`` (so at most ``top_k`` edges
+  per node). Author–author edges do the same over the union of each author's entities. Each
+  edge lists the shared entities, rarest first, in ``shared``.
 - **cites**: references of a record that name a paper of the corpus (by record id or any of its
   external ids) link to that paper; the others go to external ``work`` nodes. In-text citations
   (surnames and year) are resolved by first-author family name and year; see
@@ -30,7 +33,6 @@ How the derived edges are made
 from __future__ import annotations
 
 import gc
-import heapq
 import math
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping
