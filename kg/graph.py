@@ -51,7 +51,6 @@ from kg.schema import (
     NodeType,
     Role,
     category_key,
-    key_type,
     node_key,
 )
 

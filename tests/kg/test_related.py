@@ -10,7 +10,7 @@ from kg.errors import NotFoundError
 from kg.graph import build_graph
 from kg.records import Category, Entity, Record
 from kg.related import AUTHOR_WEIGHTS, author_scores, coauthor_distances, find_author, related_authors, related_papers
-from kg.schema import EntityType, Role
+from kg.schema import EntityType
 
 
 def rec(rid, *authors, concepts=(), category=None, references=()):
