@@ -338,4 +338,4 @@ def _names(con: sqlite3.Connection, q: str, limit: int) -> list[Hit]:
         "SELECT n.key, n.type, n.label, n.n_papers, bm25(name_fts, 2.0, 1.0) AS s "
         "FROM name_fts JOIN name n ON n.id = name_fts.rowid WHERE name_fts MATCH ? "
         "ORDER BY s, n.n_papers DESC LIMIT ?", (q, limit)).fetchall()
-    return [Hit(k, t, lab, -s, None, f"{n} papers") for k, t, lab, n, s in rows]
+    return [Hit(k, t, lab, -s, None, f"{n} paper{'s' if n != 1 else ''}") for k, t, lab, n, s in rows]
