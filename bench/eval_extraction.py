@@ -281,10 +281,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--errors", action="store_true", help="list errors (refused on the held-out split)")
     ap.add_argument("--only", choices=("gold", "datasets", "scierc"), help="score one set only")
+    ap.add_argument("--datasets-split", choices=("train", "test"),
+                    help="dataset-mentions split, whatever --split is (e.g. '--only datasets "
+                         "--datasets-split test' scores it without reading the held-out gold)")
     args = ap.parse_args(argv)
     if args.errors and args.split == "test":
         ap.error("--errors is for the dev split only: the test split is held out")
-    ds_split = "test" if args.split == "test" else "train"
+    ds_split = args.datasets_split or ("test" if args.split == "test" else "train")
+    if args.errors and ds_split == "test":
+        ap.error("--errors is for development splits only: dataset-mentions test is held out")
     sc_split = "test" if args.split == "test" else "dev"
     result: dict[str, Any] = {}
     if args.only in (None, "gold"):

@@ -134,7 +134,8 @@ _AFTER_VERB = re.compile(
 _AFTER_VERB_HEAD = re.compile(
     rf"\s+(?:a|an|the|our)\s+(?:[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
-    rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>{_NAME})(?=\s*[,.;:)\s])",
+    rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)]|\s+(?-i:which|that|to|for|with|"
+    rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s])",
     re.IGNORECASE,
 )
 # "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
@@ -149,9 +150,12 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     re.IGNORECASE,
 )
 _CALLED = re.compile(
-    rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|which we call|we call it|we call|"
-    rf"we name|we dub|we term|referred to as|we denote|which we denote|denoted as|denoted by)\s+(?:as\s+)?(?:it\s+|them\s+|this\s+\w+\s+)?(?:the\s+)?(?:``|[\"“'])?"
-    rf"(?P<name>{_TITLE_PHRASE}(?=\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b)|{_NAME})"
+    rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|"
+    rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|referred to as|"
+    rf"(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
+    rf"denoted as|denoted by)\s+(?:as\s+)?"
+    rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+)?(?:``|[\"“'])?"
+    rf"(?P<name>{_TITLE_PHRASE}(?=(?:''|[\"”'])?(?:\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b))|{_NAME})"
 )
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
@@ -247,11 +251,25 @@ _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
+_OUR_NAME = re.compile(rf"[Oo]ur\s+(?P<name>{_NAME})")
+_OUR_NEXT = re.compile(
+    rf"\s*(?:[,.;:)]|$)|\s+(?:(?P<b>{_BENCH_HEADS})|{_METHOD_HEADS})\b|\s+(?:is|was|can|could|will|also|"
+    rf"consistently|significantly|substantially|further|then|outperforms?|achieves?|improves?|reduces?|"
+    rf"surpass(?:es)?|yields?|enables?|attains?|obtains?|learns?|provides?|performs?|matches|beats|"
+    rf"exhibits|shows|leads|requires|scales|generalizes|remains|reaches|delivers|establishes|sets)\b")
+# a Title-Case run of the title ("Shadow Critics"), and the lower-case words after a proposal verb
+_TITLE_CASE_RUN = re.compile(r"[A-Z][\w-]*(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*){1,5}")
+_LOWER_PHRASE = re.compile(
+    r"\s+(?:(?:the|a|an|our|novel|new|simple)\s+){0,2}(?P<phrase>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,4})")
+# "adversarial learning", "linear bandits": paradigms and settings, not names (GUIDELINES)
+_PARADIGM_END = re.compile(r"(?:learning|learner|bandits?|games?|problems?|settings?|tasks?)$", re.IGNORECASE)
+_NEXT_LOWER = re.compile(r"\s+[a-z]")
+_HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # literal-first prefilters: a pattern that starts with a look-behind or ``\b`` is tried at every
 # position of the text, one that starts with literals is skipped to its candidates in C
 _EXTEND_QUICK = re.compile(r"extend|generaliz|adapt|lift")
-_CALLED_QUICK = re.compile(r"namely|called|dubbed|named|termed|coined|we call|we name|we dub|we term|"
-                           r"referred to as|denote")
+_CALLED_QUICK = re.compile(r"namely|called|dubbed|named|termed|coined|e call|e name|e dub|e term|e coin|"
+                           r"refer|denote")
 _CITATION = re.compile(
     r"\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
     r"(?:19|20)\d\d[a-z]?(?:;[^()]{0,80})?)\)")
@@ -269,7 +287,9 @@ _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
     rf"\s+(?:a|an|the|two|three)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b", re.IGNORECASE)
-_NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+)?[a-z]+s\b")
+# a verb after the name ("X learns"), not a plural noun it modifies ("RGB-D observations")
+_NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+)?"
+                             r"(?![a-z]+(?:ions|ments|ities|ances|ences|nesses|ures|ings)\b)[a-z]+s\b")
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -447,7 +467,7 @@ class EntityRecognizer:
                     return
             if entry is None and not self.is_name(name, loose=loose):
                 return
-            if entry is None and loose and rule not in ("bench_head", "bench_list", "cited") \
+            if entry is None and loose and rule not in ("bench_head", "bench_list", "cited", "our") \
                     and not self.is_name(name) and not _FOLLOWED_BY_PUNCT.match(ct, ce):
                 return  # one capitalised word is a name only when the phrase ends there ("Tango, a ...")
             if entry is None and _NONE_LAST_WORD.search(name):
@@ -529,9 +549,27 @@ class EntityRecognizer:
             loose = role == PROPOSED and m.group("det").lower() in ("a", "an") and mid_sentence
             add(m.start("name"), m.end("name"), label, role, "appositive", 4, loose=loose)
         t = _TITLE_NAME.match(ct)
-        if t and " " not in t.group("name") and self.is_name(t.group("name")):
+        sep = ct.find("\n\n")
+        abstract = ct[sep:] if sep >= 0 else ""
+        if t and (" " not in t.group("name") and self.is_name(t.group("name"))
+                  or sep >= 0 and t.end("name") < sep and _word_in(abstract, t.group("name"))):
+            # "Name: subtitle"; a plain word or two-word name counts when the abstract repeats it
             label = _head_label(t.group("rest")) or METHOD
-            add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4)
+            add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
+        if sep >= 0 and abstract:
+            out.extend(self._title_echoes(ct, view, sep, abstract, add))
+        # "our Tessera outperforms ...": a coined name owned by the authors
+        for m in _OUR_NAME.finditer(ct):
+            if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
+                continue
+            name = m.group("name")
+            nxt = _OUR_NEXT.match(ct, m.end("name"))
+            if nxt is None or not self.is_name(name, loose=True) or gaz.lookup(name) is not None \
+                    or _head_label(name) is not None or _NONE_HEAD_NEXT.match(name) \
+                    or any(name in (d.short, d.short + "s") for d in defs):  # the definition decides
+                continue
+            label = BENCHMARK if nxt.group("b") else METHOD
+            add(m.start("name"), m.end("name"), label, PROPOSED, "our", 3, loose=True)
 
         # abbreviation definitions typed by the head of the long form
         untyped_shorts: set[str] = set()
@@ -686,6 +724,56 @@ class EntityRecognizer:
             for c in out:
                 if entity_key(_strip_markup(text[c.start:c.end])) in own_known:
                     c.role = PROPOSED
+        return out
+
+    def _title_echoes(self, ct: str, view: CleanView, sep: int, abstract: str,
+                      add: Callable[..., None]) -> list[_Cand]:
+        """Names the title gives and the abstract proposes.
+
+        A coined word of the title ("Tessera", "GraphTune-2") that the abstract uses again is
+        the paper's own when the abstract proposes something; a Title-Case phrase of the title
+        ("Shadow Critics") that the abstract gives in lower case right after a proposal verb
+        ("we introduce shadow critics, ...") is its name.
+        """
+        gaz = self.gazetteer
+        title = ct[:sep]
+        out: list[_Cand] = []
+        if not _PROPOSE.search(abstract):
+            return out
+        for m in _COINED_TOKEN.finditer(title):
+            name = m.group(0)
+            # coined shapes only ("GraphTune", "Qwen2"): acronyms and hyphenated Title-Case
+            # words of a title are mostly known terms or modifiers ("LLMs", "RGB-D", "Bures-Wasserstein")
+            if len(name) < 3 or not _CAMEL.search(name) or not self.is_name(name) or gaz.lookup(name) is not None:
+                continue
+            if _word_in(abstract, name):
+                label = self._label_after(ct, m.end()) or METHOD
+                add(m.start(), m.end(), label, PROPOSED, "title_echo", 3)
+        phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
+        if not phrases:
+            return out
+        for pm in _PROPOSE.finditer(ct, sep):
+            w = _LOWER_PHRASE.match(ct, pm.end())
+            if w is None:
+                continue
+            words = w.group("phrase").split()
+            for k in range(min(4, len(words)), 1, -1):
+                phrase = " ".join(words[:k])
+                end = w.start("phrase") + len(phrase)
+                if not (_FOLLOWED_BY_PUNCT.match(ct, end) or _HEAD_NEXT.match(ct, end) or (
+                        _NEXT_LOWER.match(ct, end) and not _FOLLOWED_BY_NOUN.match(ct, end))):
+                    continue  # part of a longer phrase ("semantic invariant watermarking")
+                if any(_word_in(p, phrase.lower()) for p in phrases) and gaz.lookup(phrase) is None \
+                        and not _GENERIC_CLASS.search(phrase) and not _NONE_LAST_WORD.search(" " + phrase) \
+                        and not _PARADIGM_END.search(phrase) \
+                        and not gaz.is_stop(phrase):
+                    ps = w.start("phrase")
+                    pe = ps + len(phrase)
+                    hn = _HEAD_NEXT.match(ct, pe)
+                    label = (_head_label(hn.group(0).strip()) if hn else self._label_after(ct, pe)) or METHOD
+                    s, e = view.span_to_orig(ps, pe)
+                    out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
+                    break
         return out
 
     def _label_after(self, ct: str, pos: int, *, clean: bool = True) -> str | None:
@@ -923,6 +1011,14 @@ def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
         i = text.find(form, i + 1)
 
 
+def _word_in(text: str, word: str) -> bool:
+    """Does ``word`` occur in ``text`` as a whole word (case-insensitive for lower-case text)?"""
+    hay = text.lower() if word.islower() else text
+    for _ in _occurrences(hay, word):
+        return True
+    return False
+
+
 def _group_key(group: dict[str, str], key: str) -> str:
     return group.get(key, key)
 
@@ -983,15 +1079,22 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0,
     """
     by_name: dict[tuple[str, str], dict[str, Any]] = {}
     text = doc_text(doc)
+    info = doc.user_data.get(INFO_KEY) or {}
     for span in doc.spans.get(spans_key, ()):
-        s, e = span._.paperkg_offsets or (span.start_char, span.end_char)
-        canonical = span._.paperkg_canonical or span.text
-        k = (span.label_, entity_key(canonical))
-        g = by_name.setdefault(k, {"name": canonical, "role": span._.paperkg_role, "mentions": [], "aliases": set()})
-        g["mentions"].append(Mention(s - offset, e - offset, text[s:e], span._.paperkg_rule or "", field))
-        if span._.paperkg_role == PROPOSED:
+        # the span extensions' values, read from the per-document dict once per span
+        ss, se, label = span.start_char, span.end_char, span.label_
+        role, canonical, rule, offsets = info.get(f"{ss}:{se}:{label}") or (None, None, None, None)
+        s, e = offsets or (ss, se)
+        canonical = canonical or text[ss:se]
+        k = (label, entity_key(canonical))
+        g = by_name.get(k)
+        if g is None:
+            g = by_name[k] = {"name": canonical, "role": role, "mentions": [], "aliases": set()}
+        surface = text[s:e]
+        g["mentions"].append(Mention(s - offset, e - offset, surface, rule or "", field))
+        if role == PROPOSED:
             g["role"] = PROPOSED
-        g["aliases"].add(clean_view(text[s:e]).text.strip())
+        g["aliases"].add(clean_view(surface).text.strip())
     out = []
     for (label, _k), g in by_name.items():
         etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK
