@@ -166,7 +166,7 @@ _APPOSITIVE = re.compile(
 # name just before it, so the name pattern does not run at every word of the text
 _APPOS_ANCHOR = re.compile(r"(?:,|:|--|—|–|\s-)\s*(?:a|an|the|our)\s", re.IGNORECASE)
 _APPOS_NAME_END = re.compile(rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*$")
-_TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME})?)\s*:\s*(?P<rest>[^\n]{{0,80}})")
+_TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s*:\s*(?P<rest>[^\n]{{0,80}})")
 _BENCH_HEAD_WORD = re.compile(
     r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
     r"leaderboards?|challenges?|collections?)\b")
@@ -529,10 +529,13 @@ class EntityRecognizer:
                 continue
             add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
+        title_end = ct.find("\n\n")
         for am in _APPOS_ANCHOR.finditer(ct):
             nm = _APPOS_NAME_END.search(ct, max(0, am.start() - 70), am.start())
             if nm is None:
                 continue
+            if nm.start() > 0 and am.start() < title_end and am.group(0).startswith(":"):
+                continue  # "Bridging Gaps: A ... Dataset": only a title's first words name it (rule "title")
             m = _APPOSITIVE.match(ct, nm.start())
             if m is None:
                 continue
@@ -552,7 +555,8 @@ class EntityRecognizer:
         sep = ct.find("\n\n")
         abstract = ct[sep:] if sep >= 0 else ""
         if t and (" " not in t.group("name") and self.is_name(t.group("name"))
-                  or sep >= 0 and t.end("name") < sep and _word_in(abstract, t.group("name"))):
+                  or sep >= 0 and t.end("name") < sep and _word_in(abstract, t.group("name"))
+                  and all(w[:1].isupper() or w[:1].isdigit() for w in t.group("name").split())):
             # "Name: subtitle"; a plain word or two-word name counts when the abstract repeats it
             label = _head_label(t.group("rest")) or METHOD
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
@@ -742,11 +746,13 @@ class EntityRecognizer:
             return out
         for m in _COINED_TOKEN.finditer(title):
             name = m.group(0)
+            if m.start() > 0 and not _TITLE_TOOL_BEFORE.search(title, 0, m.start()):
+                continue  # "Local Filtering in MetaFormer": a name in the title's topic is not its own
             # coined shapes only ("GraphTune", "Qwen2"): acronyms and hyphenated Title-Case
             # words of a title are mostly known terms or modifiers ("LLMs", "RGB-D", "Bures-Wasserstein")
             if len(name) < 3 or not _CAMEL.search(name) or not self.is_name(name) or gaz.lookup(name) is not None:
                 continue
-            if _word_in(abstract, name):
+            if _introduced_in(abstract, name):
                 label = self._label_after(ct, m.end()) or METHOD
                 add(m.start(), m.end(), label, PROPOSED, "title_echo", 3)
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
@@ -760,21 +766,37 @@ class EntityRecognizer:
             for k in range(min(4, len(words)), 1, -1):
                 phrase = " ".join(words[:k])
                 end = w.start("phrase") + len(phrase)
-                if not (_FOLLOWED_BY_PUNCT.match(ct, end) or _HEAD_NEXT.match(ct, end) or (
-                        _NEXT_LOWER.match(ct, end) and not _FOLLOWED_BY_NOUN.match(ct, end))):
-                    continue  # part of a longer phrase ("semantic invariant watermarking")
+                # the phrase must end the noun phrase; before a head noun ("... method") only a
+                # phrase with a proper name in it ("Hessian aided policy gradient method")
+                if not (_FOLLOWED_BY_PUNCT.match(ct, end) or (
+                        _NEXT_LOWER.match(ct, end) and not _FOLLOWED_BY_NOUN.match(ct, end)) or (
+                        _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() for x in words[:k]))):
+                    break  # part of a longer phrase ("semantic invariant watermarking", "... scheme")
+                if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
+                        or self._appositive_head(ct, end) == "n":
+                    break  # "a mathematical model", "feature discrepancies, a family of measures"
                 if any(_word_in(p, phrase.lower()) for p in phrases) and gaz.lookup(phrase) is None \
                         and not _GENERIC_CLASS.search(phrase) and not _NONE_LAST_WORD.search(" " + phrase) \
                         and not _PARADIGM_END.search(phrase) \
                         and not gaz.is_stop(phrase):
                     ps = w.start("phrase")
                     pe = ps + len(phrase)
-                    hn = _HEAD_NEXT.match(ct, pe)
-                    label = (_head_label(hn.group(0).strip()) if hn else self._label_after(ct, pe)) or METHOD
+                    label = self._label_after(ct, pe) or METHOD
                     s, e = view.span_to_orig(ps, pe)
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
         return out
+
+    def _appositive_head(self, ct: str, pos: int) -> str | None:
+        """Group name ("b", "m", "n") of the last head noun of an appositive after ``pos``."""
+        m = _APPOS_AFTER.match(ct, pos, min(len(ct), pos + 120))
+        if not m:
+            return None
+        np = _NP_END.split(m.group(1), maxsplit=1)[0].rstrip()
+        if _NONE_LAST_WORD.search(" " + np):
+            return "n"  # "a new family of quality measures"
+        heads = list(_HEAD_RE.finditer(np))
+        return heads[-1].lastgroup if heads else None
 
     def _label_after(self, ct: str, pos: int, *, clean: bool = True) -> str | None:
         """Label from an appositive right after a name: ", a novel benchmark" -> BENCHMARK.
@@ -1009,6 +1031,24 @@ def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
         if ok_left and ok_right:
             yield i, e
         i = text.find(form, i + 1)
+
+
+def _introduced_in(abstract: str, name: str) -> bool:
+    """Does the abstract use ``name`` as its own: sentence subject, "our X", "X, a/an/the", "X ("?"""
+    for s, e in _occurrences(abstract, name):
+        if e - s != len(name):
+            continue  # a plural is a class of things ("Multi-LiDARs")
+        before = abstract[max(0, s - 6):s]
+        if _sentence_initial(abstract, s) or before.lower().endswith("our ") or \
+                _INTRO_AFTER.match(abstract, e):
+            return True
+    return False
+
+
+_TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
+_APPOS_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
+                          r"([^,.;:()\n]*)")
+_INTRO_AFTER = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which)\s|:\s)")
 
 
 def _word_in(text: str, word: str) -> bool:

@@ -93,3 +93,37 @@ def test_title_echo(extract, title: str, text: str, expected: set) -> None:
 ])
 def test_title_echo_negatives(extract, title: str, text: str) -> None:
     assert {x for x in _found(extract, text, title) if x[1] == P} == set()
+
+
+@pytest.mark.parametrize("title, text", [
+    # descriptive phrases of the title before a head noun, or ending in one, are not names
+    ("Unsupervised Source Separation for Space Missions",
+     "We propose an unsupervised source separation scheme for domains with limited data."),
+    ("Robust Losses for Noisy Labels",
+     "We design a novel robust loss based on our framework."),
+    # a coined word of the title that the abstract only mentions is not proposed
+    ("Local Filtering in MetaFormer is Sufficient",
+     "We propose a convolution module. Transformers in the MetaFormer family use attention."),
+    ("Bridging Gaps: A Multi-LiDARs Dataset for Segmentation",
+     "We collect scans for segmentation. Scans from Multi-LiDARs differ, and each LiDAR has its own pattern."),
+])
+def test_title_echo_descriptive(extract, title: str, text: str) -> None:
+    assert {x for x in _found(extract, text, title) if x[1] == P} == set()
+
+
+def test_title_name_of_several_words_repeated_in_abstract(extract) -> None:
+    found = _found(extract, "We propose Relay Painting, which paints in stages. Relay Painting is fast.",
+                   "Relay Painting: Staged Image Synthesis")
+    assert (M, P, "Relay Painting") in found
+
+
+def test_title_topic_before_colon_is_not_a_name(extract) -> None:
+    found = _found(extract, "We analyse fraud in payment systems with agent-based simulation.",
+                   "Fraud Risk in Real-Time Payments: A Strategic Analysis")
+    assert {x for x in found if x[1] == P} == set()
+
+
+def test_echo_of_a_measure_is_not_a_method(extract) -> None:
+    found = _found(extract, "We introduce feature gap scores (FGS), a new family of quality measures.",
+                   "Feature Gap Scores for Sample Quality")
+    assert {x for x in found if x[1] == P} == set()
