@@ -28,7 +28,6 @@ import select
 import subprocess
 import sys
 import traceback
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from kg.cli import cli, main
 from kg.store import query
-from kg.workspace import Workspace
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 
