@@ -42,7 +42,9 @@ if not Span.has_extension("paperkg_pair"):
     Span.set_extension("paperkg_pair", default=None)
 
 # LaTeX commands with a braced argument and Markdown emphasis markers: removed in the clean view.
-_MARKUP = re.compile(r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
+# markdown links keep their text: "[CoIC](https://...)" reads "CoIC"
+_MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
+                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
 # Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
@@ -143,7 +145,7 @@ def clean_view(text: str) -> CleanView:
     >>> s, e = v.span_to_orig(2, 9); text[s:e]
     'Uni}fied'
     """
-    if not any(c in text for c in "\\{}*$<&"):
+    if not any(c in text for c in "\\{}*$<&["):
         return CleanView(text, (), ())
     parts: list[str] = []
     starts: list[int] = []

@@ -116,7 +116,7 @@ _PROPOSE_VERB = (
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
     r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|"
-    r"unveil|unveils|put forward|open-source|open-sources|collect|collects"
+    r"unveil|unveils|put forward|put forth|puts forward|puts forth|open-source|open-sources|collect|collects"
 )
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
@@ -265,6 +265,12 @@ _LOWER_PHRASE = re.compile(
 _PARADIGM_END = re.compile(r"(?:learning|learner|bandits?|games?|problems?|settings?|tasks?)$", re.IGNORECASE)
 _NEXT_LOWER = re.compile(r"\s+[a-z]")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
+# "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive
+# present only (past tense and "by"/"in" usually cite earlier work)
+_PASSIVE_PROPOSED = re.compile(
+    r"\)?\s*(?:,\s*)?(?:is|are)\s+(?:(?:first|newly|then|further|also|hence|therefore|thus|hereby)\s+)?"
+    r"(?:proposed|introduced|presented|developed|devised|designed)\b(?!\s+(?:by|in)\b)")
+_PASSIVE_ANCHOR = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?(?:proposed|introduced|presented|developed|devised|designed)\b")
 # literal-first prefilters: a pattern that starts with a look-behind or ``\b`` is tried at every
 # position of the text, one that starts with literals is skipped to its candidates in C
 _EXTEND_QUICK = re.compile(r"extend|generaliz|adapt|lift")
@@ -562,6 +568,24 @@ class EntityRecognizer:
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
         if sep >= 0 and abstract:
             out.extend(self._title_echoes(ct, view, sep, abstract, add))
+        if "propos" in ct or "introduc" in ct or "present" in ct or "develop" in ct or "devis" in ct or "design" in ct:
+            for pm in _PASSIVE_ANCHOR.finditer(ct):
+                if not _PASSIVE_PROPOSED.match(ct, pm.start()):
+                    continue
+                lo = max(0, pm.start() - 60)
+                brk = max(ct.rfind(".", lo, pm.start()), ct.rfind("\n", lo, pm.start()))
+                nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, pm.start())
+                if nm is None:
+                    continue
+                ns = nm.start("name")
+                while True:  # "Then Gradient Folding", "Finally, X"
+                    fw = _FIRST_WORD.match(ct, ns, nm.end("name"))
+                    if fw is None or fw.group(1).lower() not in _SENTENCE_ADVERBS:
+                        break
+                    ns = fw.end()
+                name = ct[ns:nm.end("name")]
+                if self.is_name(name) and not gaz.is_stop(name):
+                    add(ns, nm.end("name"), self._label_before(ct, ns) or METHOD, PROPOSED, "passive", 4)
         # "our Tessera outperforms ...": a coined name owned by the authors
         for m in _OUR_NAME.finditer(ct):
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
@@ -589,7 +613,8 @@ class EntityRecognizer:
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
-            named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None
+            named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None \
+                or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
             direct = proposed or named
             proposed = proposed or named
             if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
@@ -609,7 +634,8 @@ class EntityRecognizer:
             short_stop = gaz.is_stop(d.short) and not (direct and title_case)  # "... Framework (PDF)"
             if label is None or short_stop or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
                 continue
-            if self._head_is_none(text, d.short_end + 1, clean=False) or _NONE_HEAD_NEXT.match(text, d.short_end + 1):
+            if self._head_is_none(text, d.short_end + 1, clean=False) or _NONE_HEAD_NEXT.match(text, d.short_end + 1) \
+                    or self._appositive_head(text, d.short_end + 1) == "n":
                 continue
             known = gaz.lookup(d.long)
             if known is None:
@@ -793,7 +819,8 @@ class EntityRecognizer:
         if not m:
             return None
         np = _NP_END.split(m.group(1), maxsplit=1)[0].rstrip()
-        if _NONE_LAST_WORD.search(" " + np):
+        whole = _NP_END_BUT_OF.split(m.group(1), maxsplit=1)[0].rstrip()
+        if _NONE_LAST_WORD.search(" " + np) or _NONE_LAST_WORD.search(" " + whole):
             return "n"  # "a new family of quality measures"
         heads = list(_HEAD_RE.finditer(np))
         return heads[-1].lastgroup if heads else None
@@ -1045,7 +1072,13 @@ def _introduced_in(abstract: str, name: str) -> bool:
     return False
 
 
+_SENTENCE_ADVERBS = frozenset(
+    "then thus hence here next finally first second third also moreover furthermore additionally "
+    "specifically therefore consequently accordingly subsequently instead".split())
+_PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
+_NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
+                            r"using|capable|across|tailored|aimed)\s", re.IGNORECASE)
 _APPOS_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
                           r"([^,.;:()\n]*)")
 _INTRO_AFTER = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which)\s|:\s)")

@@ -124,6 +124,25 @@ def test_title_topic_before_colon_is_not_a_name(extract) -> None:
 
 
 def test_echo_of_a_measure_is_not_a_method(extract) -> None:
-    found = _found(extract, "We introduce feature gap scores (FGS), a new family of quality measures.",
-                   "Feature Gap Scores for Sample Quality")
+    found = _found(extract, "We introduce feature gap tallies (FGTs), a new family of quality measures that "
+                            "can be computed cheaply.",
+                   "Feature Gap Tallies for Sample Quality")
     assert {x for x in found if x[1] == P} == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # passive proposals, present tense
+    ("Then Gradient Folding is proposed to reduce memory. Gradient Folding works.", {(M, P, "Gradient Folding")}),
+    ("A method of Modulated Phase Blending (MPB) is proposed, with two branches.",
+     {(M, P, "Modulated Phase Blending")}),
+    # "put forth"
+    ("We put forth a Context-based Token Modulation (CTM) mechanism for detectors.",
+     {(M, P, "Context-based Token Modulation")}),
+    # a markdown link around the name
+    ("We develop [RainKit](https://github.com/example/RainKit), an innovative deraining algorithm.",
+     {(M, P, "RainKit")}),
+    # earlier work in the passive is not the paper's own
+    ("Gradient Folding was proposed by earlier work to reduce memory.", set()),
+])
+def test_more_proposal_forms(extract, text: str, expected: set) -> None:
+    assert _found(extract, text, TITLE) == expected
