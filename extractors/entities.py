@@ -263,7 +263,7 @@ _LOWER_PHRASE = re.compile(
     r"\s+(?:(?:the|a|an|our|novel|new|simple)\s+){0,2}(?P<phrase>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,4})")
 # "adversarial learning", "linear bandits": paradigms and settings, not names (GUIDELINES)
 _PARADIGM_END = re.compile(r"(?:learning|learner|bandits?|games?|problems?|settings?|tasks?)$", re.IGNORECASE)
-_NEXT_LOWER = re.compile(r"\s+[a-z]")
+_ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive
 # present only (past tense and "by"/"in" usually cite earlier work)
@@ -583,9 +583,10 @@ class EntityRecognizer:
                     if fw is None or fw.group(1).lower() not in _SENTENCE_ADVERBS:
                         break
                     ns = fw.end()
-                name = ct[ns:nm.end("name")]
-                if self.is_name(name) and not gaz.is_stop(name):
-                    add(ns, nm.end("name"), self._label_before(ct, ns) or METHOD, PROPOSED, "passive", 4)
+                label = self._label_before(ct, ns) or METHOD
+                for ls, le in _list_items(ct, ns, nm.end("name")):  # "Lemur and Lemur-Chat are presented"
+                    if self.is_name(ct[ls:le]) and not gaz.is_stop(ct[ls:le]):
+                        add(ls, le, label, PROPOSED, "passive", 4)
         # "our Tessera outperforms ...": a coined name owned by the authors
         for m in _OUR_NAME.finditer(ct):
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
@@ -789,15 +790,19 @@ class EntityRecognizer:
             if w is None:
                 continue
             words = w.group("phrase").split()
+            if words and words[0].lower() in ("the", "a", "an", "our", "this"):
+                continue
             for k in range(min(4, len(words)), 1, -1):
                 phrase = " ".join(words[:k])
                 end = w.start("phrase") + len(phrase)
                 # the phrase must end the noun phrase; before a head noun ("... method") only a
                 # phrase with a proper name in it ("Hessian aided policy gradient method")
-                if not (_FOLLOWED_BY_PUNCT.match(ct, end) or (
-                        _NEXT_LOWER.match(ct, end) and not _FOLLOWED_BY_NOUN.match(ct, end)) or (
+                # the abstract must present the phrase as a name: defined ("shadow critics (SC)"),
+                # described ("shadow critics, a family of ..."), or, with a proper name in it,
+                # before a head noun ("Hessian aided policy gradient method")
+                if not (_ECHO_INTRO.match(ct, end) or (
                         _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() for x in words[:k]))):
-                    break  # part of a longer phrase ("semantic invariant watermarking", "... scheme")
+                    break
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"
@@ -1074,7 +1079,7 @@ def _introduced_in(abstract: str, name: str) -> bool:
 
 _SENTENCE_ADVERBS = frozenset(
     "then thus hence here next finally first second third also moreover furthermore additionally "
-    "specifically therefore consequently accordingly subsequently instead".split())
+    "specifically therefore consequently accordingly subsequently instead our the this".split())
 _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
