@@ -270,12 +270,15 @@ _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 _PASSIVE_PROPOSED = re.compile(
     r"\)?\s*(?:,\s*)?(?:is|are)\s+(?:(?:first|newly|then|further|also|hence|therefore|thus|hereby)\s+)?"
     r"(?:proposed|introduced|presented|developed|devised|designed)\b(?!\s+(?:by|in)\b)")
-_PASSIVE_ANCHOR = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?(?:proposed|introduced|presented|developed|devised|designed)\b")
+# found from the participle (literal-first, so the scan skips to candidates) back to "is/are"
+_PASSIVE_VERB = re.compile(r"(?:proposed|introduced|presented|developed|devised|designed)\b")
+_PASSIVE_BEFORE = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?$")
 # literal-first prefilters: a pattern that starts with a look-behind or ``\b`` is tried at every
 # position of the text, one that starts with literals is skipped to its candidates in C
-_EXTEND_QUICK = re.compile(r"extend|generaliz|adapt|lift")
-_CALLED_QUICK = re.compile(r"namely|called|dubbed|named|termed|coined|e call|e name|e dub|e term|e coin|"
-                           r"refer|denote")
+_EXTEND_WORDS = ("extend", "generaliz", "adapt", "lift")
+#: substrings without which _CALLED cannot match (``str.__contains__`` is cheaper than any regex scan)
+_CALLED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "e call", "e name", "e dub",
+                 "e term", "e coin", "refer", "denote")
 _CITATION = re.compile(
     r"\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
     r"(?:19|20)\d\d[a-z]?(?:;[^()]{0,80})?)\)")
@@ -523,9 +526,9 @@ class EntityRecognizer:
                 add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
             if len(out) == n_before and _UNNAMED_OBJECT.match(ct, m.end()):
                 unnamed.append(m.end())
-        for m in (_EXTEND.finditer(ct) if _EXTEND_QUICK.search(ct) else ()):
+        for m in (_EXTEND.finditer(ct) if any(w in ct for w in _EXTEND_WORDS) else ()):
             add(m.start("name"), m.end("name"), METHOD, PROPOSED, "extend", 4)
-        for m in (_CALLED.finditer(ct) if _CALLED_QUICK.search(ct) else ()):
+        for m in (_CALLED.finditer(ct) if any(w in ct for w in _CALLED_WORDS) else ()):
             label = self._label_before(ct, m.start()) or METHOD
             name = m.group("name")
             if ("-" in name and name.islower() and not m.group(0).lower().startswith("namely")
@@ -567,11 +570,10 @@ class EntityRecognizer:
             label = _head_label(t.group("rest")) or METHOD
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
         if sep >= 0 and abstract:
-            out.extend(self._title_echoes(ct, view, sep, abstract, add))
-        if "propos" in ct or "introduc" in ct or "present" in ct or "develop" in ct or "devis" in ct or "design" in ct:
-            for pm in _PASSIVE_ANCHOR.finditer(ct):
-                if not _PASSIVE_PROPOSED.match(ct, pm.start()):
-                    continue
+            out.extend(self._title_echoes(ct, view, sep, [p for p in proposal_ends if p > sep], add))
+        for vm in _PASSIVE_VERB.finditer(ct):
+            pm = _PASSIVE_BEFORE.search(ct, max(0, vm.start() - 30), vm.start())
+            if pm is not None and _PASSIVE_PROPOSED.match(ct, pm.start()):
                 lo = max(0, pm.start() - 60)
                 brk = max(ct.rfind(".", lo, pm.start()), ct.rfind("\n", lo, pm.start()))
                 nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, pm.start())
@@ -757,7 +759,7 @@ class EntityRecognizer:
                     c.role = PROPOSED
         return out
 
-    def _title_echoes(self, ct: str, view: CleanView, sep: int, abstract: str,
+    def _title_echoes(self, ct: str, view: CleanView, sep: int, proposals: list[int],
                       add: Callable[..., None]) -> list[_Cand]:
         """Names the title gives and the abstract proposes.
 
@@ -769,8 +771,9 @@ class EntityRecognizer:
         gaz = self.gazetteer
         title = ct[:sep]
         out: list[_Cand] = []
-        if not _PROPOSE.search(abstract):
+        if not proposals:
             return out
+        abstract = ct[sep:]
         for m in _COINED_TOKEN.finditer(title):
             name = m.group(0)
             if m.start() > 0 and not _TITLE_TOOL_BEFORE.search(title, 0, m.start()):
@@ -785,8 +788,8 @@ class EntityRecognizer:
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
         if not phrases:
             return out
-        for pm in _PROPOSE.finditer(ct, sep):
-            w = _LOWER_PHRASE.match(ct, pm.end())
+        for pend in proposals:
+            w = _LOWER_PHRASE.match(ct, pend)
             if w is None:
                 continue
             words = w.group("phrase").split()
