@@ -20,8 +20,11 @@ from kg.endpoint import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
               help="Results are cut after this many rows (header X-Paperkg-Truncated: true).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="Query worker processes (queries running at once).")
+@click.option("--memory", is_flag=True,
+              help="Copy the store into RAM in each worker: slower start, faster queries.")
 @click.option("--quiet", is_flag=True, help="Do not log requests.")
-def command(out: Path, host: str, port: int, timeout: float, max_rows: int, workers: int, quiet: bool) -> None:
+def command(out: Path, host: str, port: int, timeout: float, max_rows: int, workers: int, memory: bool,
+            quiet: bool) -> None:
     """Serve the build OUT as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/sparql
     (GET and POST; JSON, XML, CSV or TSV results). Read-only: updates and SERVICE are refused."""
     from kg.endpoint import serve
@@ -29,4 +32,4 @@ def command(out: Path, host: str, port: int, timeout: float, max_rows: int, work
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"kg: warning: binding {host}: the endpoint is reachable from other machines", err=True)
     serve(out, host=host, port=port, timeout=timeout, max_rows=max_rows, workers=workers, quiet=quiet,
-          log=lambda msg: click.echo(msg, err=True))
+          memory=memory, log=lambda msg: click.echo(msg, err=True))

@@ -195,6 +195,16 @@ def test_timeout_stops_the_query_and_the_server_recovers(capped: SparqlServer) -
     assert res["boolean"] is True
 
 
+def test_in_memory_workers_answer_the_same(build: Workspace, server: SparqlServer) -> None:
+    gen = _start(make_server(build, port=0, workers=1, memory=True))
+    mem = next(gen)
+    try:
+        for q in (NAMES, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"):
+            assert _client(mem.url, q).query().convert() == _client(server.url, q).query().convert()
+    finally:
+        gen.close()
+
+
 def test_kg_serve_command(build: Workspace) -> None:
     """The installed ``kg serve`` on a free port, queried with SPARQLWrapper, stopped after."""
     proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", str(build.path), "--port", "0", "--quiet"],
