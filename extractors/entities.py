@@ -169,7 +169,7 @@ _APPOS_NAME_END = re.compile(rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s*:\s*(?P<rest>[^\n]{{0,80}})")
 _BENCH_HEAD_WORD = re.compile(
     r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
-    r"leaderboards?|challenges?|collections?)\b")
+    r"leaderboards?|challenges?|collections?|test sets?|training sets?|query logs?)\b")
 _METHOD_HEAD_WORD = re.compile(
     r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
     r"language model|LLM|classifier)\b")
@@ -178,13 +178,15 @@ _ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion 
 _BENCH_AFTER = re.compile(
     rf"(?P<list>{_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_ITEM}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_ITEM})?)"
     rf"\s+(?P<head>benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
-    rf"leaderboards?|challenges?|collections?)$"
+    rf"leaderboards?|challenges?|collections?|test sets?|training sets?|query logs?)$"
 )
+# a list item that does not swallow the list's "and"/"or"
+_LIST_ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{1,2}}(?![a-z]){_NAME}|(?!(?:and|or|the)\b){_NAME})"
 _BENCH_BEFORE = re.compile(
     rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?|collections)\s*(?P<open>\(|,|:)?\s*"
     rf"(?P<trigger>such as|including|like|namely|e\.g\.,?|i\.e\.,?)?\s*(?:the\s+)?"
-    rf"(?P<list>{_NAME}(?:\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?{_NAME}){{0,10}}"
-    rf"(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_NAME})?)"
+    rf"(?P<list>{_LIST_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?(?:the\s+)?{_LIST_ITEM}){{0,10}}"
+    rf"(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_LIST_ITEM})?)"
 )
 _METHOD_AFTER = re.compile(
     rf"(?P<name>{_NAME})\s+(?P<head>algorithm|framework|architecture|network|"
@@ -702,7 +704,9 @@ class EntityRecognizer:
             if m is None:
                 continue
             head = m.group("head").lower()
-            strict = head.startswith(("environment", "challenge", "collection"))
+            # heads that also follow plain words ("our test set") need a name the rules know
+            strict = head.startswith(("environment", "challenge", "collection", "test set", "training set",
+                                      "query log"))
             loose = head.startswith(("dataset", "data set", "database", "corpus", "corpora", "benchmark"))
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 ls = _skip_function_words(ct, ls, le)

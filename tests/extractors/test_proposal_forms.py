@@ -146,3 +146,14 @@ def test_echo_of_a_measure_is_not_a_method(extract) -> None:
 ])
 def test_more_proposal_forms(extract, text: str, expected: set) -> None:
     assert _found(extract, text, TITLE) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # multi-word names listed after a dataset head, names before "test set"
+    ("The datasets Ising Chain, Spin Glass and Potts Grid contain hard instances.",
+     {(B, U, "Ising Chain"), (B, U, "Spin Glass"), (B, U, "Potts Grid")}),
+    ("We randomly split the Reuters-21578 test set in two halves.", {(B, U, "Reuters-21578")}),
+    ("We report accuracy on our held-out test set.", set()),
+])
+def test_dataset_shapes(extract, text: str, expected: set) -> None:
+    assert _found(extract, text, TITLE) == expected
