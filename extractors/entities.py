@@ -533,12 +533,16 @@ class EntityRecognizer:
         for m in (_CALLED.finditer(ct) if any(w in ct for w in _CALLED_WORDS) else ()):
             label = self._label_before(ct, m.start()) or METHOD
             name = m.group("name")
+            k = m.end("name")
+            while k < len(ct) and ct[k] in " '\"”":
+                k += 1
+            role = USED if _CITATION.match(ct, k) else PROPOSED  # "termed X (Olsson et al., 2022)": cited
             if ("-" in name and name.islower() and not m.group(0).lower().startswith("namely")
                     and _FOLLOWED_BY_PUNCT.match(ct, m.end("name")) and not gaz.is_stop(name)):
                 # "a decoding algorithm we call equilibrium-ranking."
-                out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, PROPOSED, "called", None, 4))
+                out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, role, "called", None, 4))
                 continue
-            add(m.start("name"), m.end("name"), label, PROPOSED, "called", 4,
+            add(m.start("name"), m.end("name"), label, role, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
         title_end = ct.find("\n\n")
         for am in _APPOS_ANCHOR.finditer(ct):

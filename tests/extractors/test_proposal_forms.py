@@ -157,3 +157,8 @@ def test_more_proposal_forms(extract, text: str, expected: set) -> None:
 ])
 def test_dataset_shapes(extract, text: str, expected: set) -> None:
     assert _found(extract, text, TITLE) == expected
+
+
+def test_called_name_with_a_citation_is_used(extract) -> None:
+    found = _found(extract, "We study a mechanism termed copy-head (Smith et al., 2022) and how it emerges.", TITLE)
+    assert {x for x in found if x[1] == P} == set()
