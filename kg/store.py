@@ -1,11 +1,14 @@
 """The embedded triple store of a build (``OUT/store/``) and running SPARQL on it.
 
-The store is Oxigraph used directly through ``pyoxigraph`` (RocksDB on disk). It was chosen by
-measurement over rdflib's in-memory store and rdflib with the Oxigraph backend (``oxrdflib``):
-see ``bench/bench_rdf.py`` and ``bench/RESULTS.md``. In short, pyoxigraph bulk-loads N-Quads
-an order of magnitude faster, opens a built store instantly instead of re-parsing, answers the
-example queries in milliseconds, and several processes can open one store read-only at once
-(``kg sparql`` while ``kg serve`` runs).
+The store is Oxigraph used directly through ``pyoxigraph`` (RocksDB on disk), chosen by
+measurement (``bench/bench_rdf.py``; figures in ``bench/RESULTS.md``) against rdflib's in-memory
+store and rdflib with the Oxigraph backend (``oxrdflib``) on the 13.6k-paper confpapers graph
+(3.1M triples): the on-disk store opens in 0.05 s, whereas both in-memory stores must re-load
+the build in every process (15 s with oxrdflib's Oxigraph parser, minutes and gigabytes with
+rdflib's), which rules them out for ``kg sparql``; and several processes can open one store
+read-only at once (``kg sparql`` while ``kg serve`` runs). Oxigraph in memory answered the
+example queries 2-10x faster than on disk, so ``kg serve --memory`` copies the store into RAM
+in each worker for a long-running endpoint.
 
 The whole build lives in one named graph (:func:`exports.rdf.graph_iri`); queries see it as
 their default graph.
