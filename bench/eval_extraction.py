@@ -20,6 +20,8 @@ Usage::
     python bench/eval_extraction.py --split test    # held-out gold, dataset-mentions test, scierc test
     python bench/eval_extraction.py --json
     python bench/eval_extraction.py --errors        # list false positives / negatives (dev only)
+    python bench/eval_extraction.py --only datasets --datasets-split test   # dataset-mentions test alone
+    python bench/eval_extraction.py --eyeball 50    # proposed names on 50 random unlabeled abstracts
 """
 
 from __future__ import annotations
@@ -247,6 +249,46 @@ def score_scierc(split: str) -> dict[str, Any]:
             "gold": dict(total)}
 
 
+# ----------------------------------------------------------------------------- eyeball
+def eyeball(n: int, *, seed: str = "eyeball") -> list[dict[str, Any]]:
+    """Proposed names on ``n`` random unlabeled abstracts, for a person to judge.
+
+    The abstracts come from every ``confpapers`` file with abstracts, leaving out every id of the
+    gold splits (dev, test, test2; ids from ``tests/gold/sample.py``), so reading them reveals
+    nothing held out. Each item: title, and per proposed name its type, rules and context.
+    """
+    import importlib.util
+    import random
+
+    from extractors.pipeline import extract_records
+    from kg.text import normalize_text
+
+    spec = importlib.util.spec_from_file_location("gold_sample", REPO / "tests" / "gold" / "sample.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    gold_ids = {rec_id for _split, _source, rec_id in mod.choose(SHARED)}
+    pool = []
+    for path in sorted((SHARED / "confpapers" / "jsonl").glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                d = json.loads(line)
+                if d.get("abstract") and d.get("id") not in gold_ids:
+                    pool.append(d)
+    pick = random.Random(seed).sample(pool, min(n, len(pool)))
+    records = [Record(id=d["id"], title=d.get("title"), abstract=normalize_text(d["abstract"])) for d in pick]
+    out = []
+    for r in extract_records(records):
+        names = []
+        for e in r.entities:
+            if e.type.value in TYPES and e.role is not None and e.role.value == "proposed":
+                m = e.mentions[0]
+                text = (r.abstract if m.field == "abstract" else r.title) or ""
+                names.append({"type": e.type.value, "name": e.name, "rules": sorted({x.rule for x in e.mentions}),
+                              "context": text[max(0, m.start - 70):m.end + 50].replace("\n", " ")})
+        out.append({"id": r.id, "title": r.title, "proposed": names})
+    return out
+
+
 # ----------------------------------------------------------------------------- output
 def _table(result: dict[str, Any]) -> str:
     lines = []
@@ -284,7 +326,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--datasets-split", choices=("train", "test"),
                     help="dataset-mentions split, whatever --split is (e.g. '--only datasets "
                          "--datasets-split test' scores it without reading the held-out gold)")
+    ap.add_argument("--eyeball", type=int, metavar="N",
+                    help="print proposed names on N random unlabeled abstracts (no gold split) and exit")
+    ap.add_argument("--seed", default="eyeball", help="random seed of --eyeball")
     args = ap.parse_args(argv)
+    if args.eyeball:
+        items = eyeball(args.eyeball, seed=args.seed)
+        if args.json:
+            print(json.dumps(items, indent=2, ensure_ascii=False))
+        else:
+            for it in items:
+                print(f"## {it['title']}")
+                for x in it["proposed"]:
+                    print(f"   {x['type']} {x['name']!r} {x['rules']} :: {x['context']}")
+            print(f"{sum(len(it['proposed']) for it in items)} proposed names in {len(items)} abstracts")
+        return 0
     if args.errors and args.split == "test":
         ap.error("--errors is for the dev split only: the test split is held out")
     ds_split = args.datasets_split or ("test" if args.split == "test" else "train")
