@@ -155,7 +155,7 @@ def test_benchmarks_per_year(build: Workspace, G: nx.MultiDiGraph) -> None:
 
 def _shared_not_coauthors(G: nx.MultiDiGraph, author: str) -> dict[str, int]:
     mine = {m for p in _papers_of(G, author) for m in _out(G, p, {"proposes", "uses"})
-            if (G.nodes[m].get("n_papers") or 0) <= 200}
+            if (G.nodes[m].get("n_papers") or 0) <= 20}
     coauthors = {a for p in _papers_of(G, author) for a in _authors(G, p)}
     out = {}
     for a in _typed(G, "author"):
