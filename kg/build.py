@@ -24,16 +24,13 @@ from kg.records import Record
 from kg.text import digest
 from kg.workspace import Workspace, write_records
 
-DEFAULT_BASE_IRI = "https://w3id.org/paperkg/"
-
-
 @dataclass
 class BuildOptions:
     format: str | None = None
     skip_bad: bool = False
     n_process: int = 1
     spacy_model: str | None = None
-    base_iri: str = DEFAULT_BASE_IRI
+    base_iri: str | None = None  # None: exports.rdf.DEFAULT_BASE_IRI
     evidence: bool = True
     authors_file: str | None = None
     extract: bool = True
@@ -144,9 +141,10 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             from exports.rdf import write_build_rdf
             from kg.store import build_store
 
-            rdf_paths = timer.run("rdf", lambda: write_build_rdf(
-                G, ws.rdf_dir, base_iri=opts.base_iri, evidence=opts.evidence))
-            timer.run("store", lambda: build_store(G, ws, base_iri=opts.base_iri, evidence=opts.evidence))
+            iri = {"base_iri": opts.base_iri} if opts.base_iri else {}
+            rdf_paths = timer.run("rdf", lambda: write_build_rdf(G, ws.rdf_dir, evidence=opts.evidence, **iri))
+            # The store loads the N-Quads just written: the graph is mapped to RDF once, not twice.
+            timer.run("store", lambda: build_store(rdf_paths["nq"], ws, evidence=opts.evidence, **iri))
             outputs["rdf"] = str(rdf_paths.get("ttl") or rdf_paths["nq"])
             outputs["store"] = str(ws.store_dir)
         if opts.html:

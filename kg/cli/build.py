@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.build import DEFAULT_BASE_IRI, BuildOptions, build
+from kg.build import BuildOptions, build
 from kg.cli._common import format_option, quiet_option, skip_bad_option, stderr_logger
 from kg.cli.ingest import format_ingest_summary
 
@@ -24,7 +24,8 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
               help="Processes for extraction (2 uses both cores of a 2-core machine).")
 @click.option("--spacy-model", default=None, metavar="NAME",
               help="Use an installed trained spaCy pipeline (e.g. en_core_web_sm) for better concepts.")
-@click.option("--base-iri", default=DEFAULT_BASE_IRI, show_default=True, help="Base of every RDF IRI.")
+@click.option("--base-iri", default=None, metavar="IRI",
+              help="Base of every RDF IRI [default: https://w3id.org/paperkg/id/].")
 @click.option("--no-evidence", is_flag=True, help="Leave mention evidence out of the RDF (a leaner graph).")
 @click.option("--authors-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Explicit author decisions: lines `A = B` (same person) or `A != B` (different).")
@@ -33,7 +34,7 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 @click.option("--no-html", is_flag=True, help="Skip the HTML views.")
 @quiet_option
 def command(inputs: tuple[Path, ...], out: Path, demo: bool, format_: str | None, skip_bad: bool,
-            n_process: int, spacy_model: str | None, base_iri: str, no_evidence: bool,
+            n_process: int, spacy_model: str | None, base_iri: str | None, no_evidence: bool,
             authors_file: str | None, no_extract: bool, no_rdf: bool, no_html: bool, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (files or folders) into OUT: records, entities, graph,
     search index, RDF and triple store, and HTML views. Prints where the views and RDF are."""

@@ -78,3 +78,11 @@ def test_failed_build_leaves_no_partial_output(tmp_path, capsys):
     code, _, err = build([bad, "-o", out, "-q", "--skip-bad"], capsys)
     assert code == 0
     assert Workspace(out).load_summary()["ingest"]["skipped"] == 1
+
+
+def test_cli_default_base_iri_is_the_rdf_default():
+    from exports.rdf import DEFAULT_BASE_IRI
+    from kg.cli.build import command
+
+    opt = next(p for p in command.params if p.name == "base_iri")
+    assert DEFAULT_BASE_IRI in opt.help
