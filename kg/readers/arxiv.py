@@ -148,10 +148,7 @@ def _snapshot_record(obj: Any, path: Path, line: int, ctx: ReadContext) -> Recor
         return None
     title = get_str(obj, "title", ctx, line)
     abstract = get_str(obj, "abstract", ctx, line)
-    if not title and not abstract:
-        ctx.bad("no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line):
         return None
     cats = str(obj.get("categories") or "").split()
     arxiv_id = get_str(obj, "id", ctx, line)
@@ -180,10 +177,7 @@ def _atom_record(entry: ET.Element, path: Path, line: int, ctx: ReadContext) -> 
     if abs_url and "api/errors" in abs_url:
         ctx.bad(f"arXiv API error entry: {(abstract or title or '').strip()[:200]}", line=line)
         return None
-    if not title and not abstract:
-        ctx.bad("no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line):
         return None
     authors = [_text(a.find(f"{ATOM}name")) or "" for a in entry.findall(f"{ATOM}author")]
     primary = entry.find(f"{ARXIV_NS}primary_category")

@@ -44,6 +44,17 @@ class ReadContext:
             where = f"{self.name}:{line}" if line is not None else self.name
             self.skipped_examples.append(f"{where}: {reason}")
 
+    def check_text(self, title: str | None, abstract: str | None, *, line: int | None,
+                   what: str | None = None) -> bool:
+        """False (after reporting) when an item has neither title nor abstract, or one too long.
+
+        ``what`` names the item in the message (``"BibTeX entry 'key'"``).
+        """
+        if not title and not abstract:
+            self.bad(f"{what}: no title and no abstract" if what else "no title and no abstract", line=line)
+            return False
+        return self.check_field(abstract, "abstract", line=line) and self.check_field(title, "title", line=line)
+
     def check_field(self, value: str | None, what: str, *, line: int | None) -> bool:
         """False (after reporting) when a field is too long to be real."""
         if value is not None and len(value) > MAX_FIELD_CHARS:

@@ -94,10 +94,7 @@ def _entry_record(entry: Any, path: Path, ctx: ReadContext, line_offset: int = 0
     fields = {f.key.lower(): f.value for f in entry.fields}
     title = latex_to_text(_field(fields, "title"))
     abstract = latex_to_text(_field(fields, "abstract"))
-    if not title and not abstract:
-        ctx.bad(f"BibTeX entry {entry.key!r}: no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line, what=f"BibTeX entry {entry.key!r}"):
         return None
     authors, truncated = _authors(fields.get("author"))
     ids: dict[str, str] = {}

@@ -321,10 +321,7 @@ def record_from_object(obj: Any, *, path: Path, line: int, ctx: ReadContext,
         return rec
     title = get_str(obj, "title", ctx, line)
     abstract = get_str(obj, "abstract", ctx, line)
-    if not title and not abstract:
-        ctx.bad("no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line):
         return None
     try:
         authors, aids = authors_from_json(obj.get("authors"))

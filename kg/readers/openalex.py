@@ -96,10 +96,7 @@ def _work_record(work: Any, path: Path, line: int, ctx: ReadContext) -> Record |
         abstract = work["abstract"]
     title = work.get("display_name") or work.get("title")
     title = title if isinstance(title, str) else None
-    if not title and not abstract:
-        ctx.bad("no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line):
         return None
     authors: list[str] = []
     author_ids: list[str | None] = []

@@ -71,10 +71,7 @@ def _paper_record(paper: dict[str, Any], path: Path, line: int, ctx: ReadContext
                   references: list[str]) -> Record | None:
     title = paper.get("title") if isinstance(paper.get("title"), str) else None
     abstract = paper.get("abstract") if isinstance(paper.get("abstract"), str) else None
-    if not title and not abstract:
-        ctx.bad(f"Semantic Scholar paper {paper.get('paperId')!r}: no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line, what=f"Semantic Scholar paper {paper.get('paperId')!r}"):
         return None
     try:
         authors, aids = authors_from_json(paper.get("authors"))
@@ -140,10 +137,7 @@ def _graph_records(paper: Any, path: Path, line: int, ctx: ReadContext) -> Itera
 def _s2orc_record(obj: dict[str, Any], path: Path, line: int, ctx: ReadContext) -> Record | None:
     title = obj.get("title") if isinstance(obj.get("title"), str) else None
     abstract = obj.get("abstract") if isinstance(obj.get("abstract"), str) else None
-    if not title and not abstract:
-        ctx.bad(f"S2ORC paper {obj.get('paper_id')!r}: no title and no abstract", line=line)
-        return None
-    if not (ctx.check_field(abstract, "abstract", line=line) and ctx.check_field(title, "title", line=line)):
+    if not ctx.check_text(title, abstract, line=line, what=f"S2ORC paper {obj.get('paper_id')!r}"):
         return None
     try:
         authors, _ = authors_from_json(obj.get("authors"))
