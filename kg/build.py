@@ -47,8 +47,11 @@ class BuildResult:
 
 
 class _Timer:
-    def __init__(self) -> None:
+    """Times each stage for the summary and says which stage is running (progress on stderr)."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
         self.stages: dict[str, float] = {}
+        self.log = log
 
     def run(self, name: str, fn: Callable[[], Any]) -> Any:
         t0 = time.perf_counter()
@@ -56,6 +59,7 @@ class _Timer:
             return fn()
         finally:
             self.stages[name] = round(time.perf_counter() - t0, 3)
+            self.log(f"{name}: done in {self.stages[name]:.1f} s")
 
 
 def _extract_cached(records: Sequence[Record], cache: Cache, opts: BuildOptions,
@@ -100,7 +104,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     opts = options or BuildOptions()
     ws = Workspace(out)
     ws.path.mkdir(parents=True, exist_ok=True)
-    timer = _Timer()
+    timer = _Timer(log)
     outputs: dict[str, str] = {}
     cache = Cache(ws.cache_dir)
     try:
