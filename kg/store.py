@@ -26,6 +26,7 @@ Functions
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -471,6 +472,18 @@ def _bind(params: Mapping[str, Any], declared: Mapping[str, tuple[str, str]] | N
 
 # --------------------------------------------------------------------------- running queries
 
+@functools.lru_cache(maxsize=256)
+def _checked(sparql: str) -> str:
+    """:func:`kg.sparql_safety.check_query`, remembered per text.
+
+    rdflib's parser takes 10-25 ms on an example query, often more than Oxigraph takes to
+    answer it; a text that passed once passes again (a refused one raises, and is not kept).
+    """
+    from kg.sparql_safety import check_query
+
+    return check_query(sparql)
+
+
 def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, Any] | None = None,
               example: ExampleQuery | None = None, limit: int | None = None,
               check: bool = True) -> QueryResult:
@@ -496,8 +509,6 @@ def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, An
     """
     import pyoxigraph as ox
 
-    from kg.sparql_safety import check_query
-
     if example is not None:
         missing = [p for p in example.params if not params or p not in params]
         if missing:
@@ -508,7 +519,7 @@ def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, An
             raise QueryError(f"query {example.name!r} has no parameter {unknown[0]!r}; "
                              f"it takes: {', '.join(example.params) or 'none'}")
     if check:
-        check_query(sparql)
+        _checked(sparql)
     t0 = time.perf_counter()
     try:
         res = store.query(sparql, use_default_graph_as_union=True,
