@@ -17,6 +17,13 @@ to leave them out.
 
 Each store is measured in its own subprocess (load time, peak RSS, each example query's time:
 first run and best of three).
+
+To time the example queries again on a store built earlier, without rebuilding it::
+
+    python bench/bench_rdf.py --queries-on bench/out/rdf_ws_13620   # params: rdf_params_13620.json
+
+which runs them as ``kg sparql`` does (with the safety check, which run_query remembers per
+text, so "first" includes rdflib's parse and "best" does not).
 """
 
 from __future__ import annotations
@@ -128,6 +135,20 @@ def time_queries(run, params: dict[str, dict[str, str]]) -> dict[str, dict[str, 
     return out
 
 
+def queries_on(ws: Path, params_path: Path) -> int:
+    """Time every example query on an existing build's store (first run, best of three more)."""
+    from kg.store import open_store, run_query
+
+    params = json.loads(params_path.read_text()) if params_path.exists() else {}
+    print(f"load average at start: {os.getloadavg()}; params {params_path.name}", flush=True)
+    st = open_store(ws)
+    res = time_queries(lambda ex, p: len(run_query(st, ex.text, params=p or None, example=ex)), params)
+    for name, q in res.items():
+        print(f"  {name:32s} first {q['first_ms']:8.1f} ms  best {q['best_ms']:8.1f} ms  rows {q['rows']}")
+    print(f"load average at end: {os.getloadavg()}")
+    return 0
+
+
 def store_subprocess(kind: str, nq: Path, params_path: Path) -> dict:
     """Load ``nq`` into one kind of store and time the example queries (runs in a child)."""
     params = json.loads(params_path.read_text())
@@ -184,8 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refs", type=int, default=10)
     ap.add_argument("--stores", default="pyoxigraph")
     ap.add_argument("--rdflib-graph", action="store_true", help="also time to_rdf (rdflib Graph)")
+    ap.add_argument("--queries-on", type=Path, metavar="WS",
+                    help="only time the example queries on the store of this build (no rebuild)")
+    ap.add_argument("--params", type=Path, help="with --queries-on: the parameters file "
+                    "(default: bench/out/rdf_params_N.json, N from the folder name rdf_ws_N)")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "NQ", "PARAMS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.queries_on:
+        params = args.params or OUT / f"rdf_params_{args.queries_on.name.removeprefix('rdf_ws_')}.json"
+        return queries_on(args.queries_on, params)
     if args.child:
         print(json.dumps(store_subprocess(args.child[0], Path(args.child[1]), Path(args.child[2]))))
         return 0
