@@ -4,9 +4,9 @@ Two corpora:
 
 - ``--extract`` (the issue's measurement): the real confpapers records (about 7.7k with
   abstracts and 5.9k titles only), merged and run through the real extractor
-  (``extractors.pipeline.extract_records``) **once**, cached in
-  ``bench/out/rdf_conf_extracted.jsonl`` (shared with ``bench/bench_rdf.py``; reused when it
-  holds entities). They are then resampled to N papers: the base records in a seeded random
+  (``extractors.pipeline.extract_records``) **once**, cached in ``--cache`` (default
+  ``bench/out/rdf_conf_extracted.jsonl``, shared with ``bench/bench_rdf.py``; reused when it
+  holds entities, so give a new path to measure the current extractor). They are then resampled to N papers: the base records in a seeded random
   order, then copies cycling through them, each copy with a new id, no DOI or external ids, and
   the author list of another random record; title, abstract, entities and in-text citations are
   kept, since their offsets refer to the same text. Each base text is thus repeated about
@@ -52,8 +52,6 @@ QUERIES = ["hypergraph clustering", "large language models", "reinforcement lear
            "graph neural networks", "federated learning privacy", "bandit regret", "contrastive",
            "transformer attention", "optimal transport", "causal inference", "continual learning",
            "strategic classification", "adversarial robustness", "kernel", "sparse"]
-
-
 CACHE = REPO / "bench" / "out" / "rdf_conf_extracted.jsonl"
 
 
@@ -111,10 +109,10 @@ def resample_extracted(base: list, n: int, *, seed: int = 0) -> list:
     return out
 
 
-def _load(n: int, extract: bool):
+def _load(n: int, extract: bool, cache: Path = CACHE):
     if extract:
-        records = resample_extracted(extracted_base(), n)
-        return records, "extractor (confpapers extracted once, resampled)"
+        records = resample_extracted(extracted_base(cache), n)
+        return records, f"extractor (confpapers extracted once into {cache.name}, resampled)"
     from corpus import resample
     from kg.readers import read_file
 
@@ -192,11 +190,11 @@ def _search_bench(G, repeat: int) -> dict:
     return out
 
 
-def one(n: int, extract: bool, repeat: int, metrics: bool) -> dict:
+def one(n: int, extract: bool, repeat: int, metrics: bool, cache: Path = CACHE) -> dict:
     from kg.graph import build_graph
 
     t0 = time.perf_counter()
-    records, ents = _load(n, extract)
+    records, ents = _load(n, extract, cache)
     out: dict = {"papers": len(records), "entities": ents, "load_s": round(time.perf_counter() - t0, 1),
                  "entities_per_paper": round(sum(len(r.entities) for r in records) / max(1, len(records)), 2),
                  "rss_mb_loaded": round(_status_mb("VmRSS")), "peak_reset": _reset_peak()}
@@ -228,19 +226,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", nargs="+", type=int, default=[10000, 50000, 100000])
     ap.add_argument("--extract", action="store_true", help="entities from the real extractor (see above)")
+    ap.add_argument("--cache", type=Path, default=CACHE, help="extracted confpapers records (JSON Lines)")
     ap.add_argument("--repeat", type=int, default=3, help="times each search query is run")
     ap.add_argument("--metrics", action="store_true", help="also time add_metrics (Louvain is slow)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        print(json.dumps(one(args.one, args.extract, args.repeat, args.metrics)))
+        print(json.dumps(one(args.one, args.extract, args.repeat, args.metrics, args.cache)))
         return 0
     if args.extract:
-        extracted_base()  # extract (and cache) once, not in every child
+        extracted_base(args.cache)  # extract (and cache) once, not in every child
     rows = []
     for n in args.sizes:
         load = os.getloadavg()[0]
-        cmd = [sys.executable, __file__, "--one", str(n), "--repeat", str(args.repeat)]
+        cmd = [sys.executable, __file__, "--one", str(n), "--repeat", str(args.repeat), "--cache", str(args.cache)]
         cmd += ["--extract"] * args.extract + ["--metrics"] * args.metrics
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env={**os.environ})
         if proc.returncode:
