@@ -99,7 +99,9 @@ def community_graph(G: nx.MultiDiGraph) -> nx.Graph:
     """The weighted undirected graph communities are found on.
 
     Authorship, entity and citation edges weigh 1; ``coauthor`` edges their joint papers;
-    ``shares`` edges their weight scaled to the largest one.
+    ``shares`` edges their weight scaled to the largest one. Weights are then made integers
+    (thousandths): with float weights, networkx's Louvain can swap nodes between communities
+    forever on rounding ties (networkx issue #8739), which hung ``add_metrics`` on real data.
     """
     types = G.nodes(data="type")
     H = nx.Graph()
@@ -119,6 +121,8 @@ def community_graph(G: nx.MultiDiGraph) -> nx.Graph:
             H[u][v]["weight"] += w
         else:
             H.add_edge(u, v, weight=w)
+    for _, _, d in H.edges(data=True):
+        d["weight"] = max(1, round(d["weight"] * 1000))
     return H
 
 
