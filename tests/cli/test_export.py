@@ -15,26 +15,12 @@ from click.testing import CliRunner
 from exports.networkx_formats import read_gexf, read_graphml, read_json
 from exports.neo4j import read_neo4j
 from kg.cli import cli, main
-from kg.graph import build_graph
-from kg.metrics import add_metrics
-from kg.readers import read_file
 from kg.workspace import Workspace
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory, seeds_dir):
-    records = [r for f in sorted(seeds_dir.glob("*.txt")) for r in read_file(f)]
-    try:
-        from extractors.pipeline import extract_records
-    except ImportError:
-        extract_records = None
-    if extract_records is not None:
-        records = list(extract_records(records))
-    G = build_graph(records)
-    add_metrics(G)
-    path = tmp_path_factory.mktemp("build")
-    Workspace(path).save_graph(G)
-    return path
+def out(seed_graph_ws):
+    return seed_graph_ws
 
 
 @pytest.mark.parametrize("fmt,read", [("graphml", read_graphml), ("gexf", read_gexf), ("json", read_json)])
