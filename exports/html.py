@@ -36,6 +36,7 @@ import numpy as np
 from kg.errors import NotFoundError, PaperkgError
 from kg.io import atomic_write
 from kg.schema import EdgeType, NodeType, slugify
+from kg.text import digest
 
 __all__ = [
     "NODE_STYLES", "to_html", "write_html", "find_node", "ego_graph", "community_graph",
@@ -618,9 +619,14 @@ def _top(G: nx.MultiDiGraph, t: str, k: int) -> list[Hashable]:
     return sorted(nodes, key=lambda n: (-cent.get(n, 0.0), str(n)))[:k]
 
 
-def _view_filename(t: str, n: Hashable, label: str) -> str:
-    tail = slugify(str(n).split(":", 1)[-1])[:12]
-    return f"{t}-{slugify(label)[:40]}-{tail}.html"
+def _view_filename(t: str, n: Hashable) -> str:
+    """``<type>-<slug of the node id>.html``; ids that are not already short slugs (paper
+    DOIs, long names) get a digest so that two nodes never share a file."""
+    ident = str(n).split(":", 1)[-1]
+    slug = slugify(ident)[:48]
+    if slug != ident:
+        slug = f"{slug[:40]}-{digest(str(n), length=8)}"
+    return f"{t}-{slug}.html"
 
 
 def write_site(G: nx.MultiDiGraph, html_dir: str | Path, *, top: int = 10,
@@ -638,7 +644,7 @@ def write_site(G: nx.MultiDiGraph, html_dir: str | Path, *, top: int = 10,
         links = []
         for n in _top(G, t, top):
             label = node_label(G, n)
-            name = _view_filename(t, n, label)
+            name = _view_filename(t, n)
             written.append(write_html(G, html_dir / "views" / name, budget=budget, focus=n, depth=depth,
                                       title=f"{title}: {NODE_STYLES[t]['name'].lower()} {label}"))
             links.append((label, f"views/{name}", G.degree(n)))
