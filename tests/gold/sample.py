@@ -12,6 +12,11 @@ The second held-out split ``test2`` was added after ``test`` had been used once 
 figure. It is drawn after the others with a separate generator per source, seeded from
 ``TEST2_SEED`` and the source name, over the ids not already in dev or test, so the dev and
 test draws are unchanged: ``TEST2_PER_SOURCE`` ids per source.
+
+The third held-out split ``test3`` was added after ``test`` and ``test2`` had been used to
+report figures. It is drawn last, the same way: a separate generator per source seeded from
+``TEST3_SEED`` and the source name, over the ids not already in dev, test or test2, so the
+earlier draws are unchanged: ``TEST3_PER_SOURCE`` ids per source.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ DEV_PER_SOURCE = 25
 TEST_PER_SOURCE = 26
 TEST2_SEED = "20240531:test2"
 TEST2_PER_SOURCE = 30
+TEST3_SEED = "20240531:test3"
+TEST3_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -42,7 +49,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, then test2."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, then test3."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -60,7 +67,23 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
         rest = [i for i in ids if i not in taken]
         rng = random.Random(f"{TEST2_SEED}:{source}")
         chosen += [("test2", source, i) for i in rng.sample(rest, TEST2_PER_SOURCE)]
+    # test3: drawn after test2 in the same way; the rows above are not touched by it.
+    chosen += _later_draw(data, "test3", TEST3_SEED, TEST3_PER_SOURCE, chosen)
     return chosen
+
+
+def _later_draw(
+    data: Path, split: str, seed: str, per_source: int, earlier: list[tuple[str, str, str]]
+) -> list[tuple[str, str, str]]:
+    """Draw ``per_source`` ids per source for ``split``, avoiding every id in ``earlier``."""
+    taken = {rec_id for _, _, rec_id in earlier}
+    rows = []
+    for source in SOURCES:
+        ids = read_ids(data / "confpapers" / "jsonl" / source)
+        rest = [i for i in ids if i not in taken]
+        rng = random.Random(f"{seed}:{source}")
+        rows += [(split, source, i) for i in rng.sample(rest, per_source)]
+    return rows
 
 
 def main() -> None:
