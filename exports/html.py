@@ -388,15 +388,66 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
     area = 0.0
     for i, part in enumerate(parts):
         radius = _SPACING * (0.75 * math.sqrt(len(part)) + 0.5)
+        local = _group_layout(U.subgraph(part), rng, seed)
+        names = list(local)
+        xy = _spread(np.array([local[n] for n in names], dtype=float) * radius, _SPACING * 1.6)
+        radius = max(radius, float(np.sqrt((xy ** 2).sum(axis=1)).max()) + _SPACING * 0.5)
         if i == 0:
             cx = cy = 0.0
         else:  # the k-th disc sits where the discs before it would fill a circle
             ring = math.sqrt(area / math.pi) + radius
             cx, cy = ring * math.cos(i * _GOLDEN), ring * math.sin(i * _GOLDEN)
         area += math.pi * (radius * 1.15) ** 2
-        for n, (x, y) in _group_layout(U.subgraph(part), rng, seed).items():
-            pos[n] = (round(cx + x * radius, 1), round(cy + y * radius, 1))
+        for n, (x, y) in zip(names, xy):
+            pos[n] = (round(cx + float(x), 1), round(cy + float(y), 1))
     return pos
+
+
+def _spread(xy: np.ndarray, gap: float, iterations: int = 12) -> np.ndarray:
+    """Push apart points closer than ``gap`` (a few rounds of pairwise separation).
+
+    Force layouts pull hubs and their leaves into tight knots whose labels print on top of
+    each other; this pass moves each too-close pair apart along the line joining them.
+    Neighbours are found with a grid of cell ``gap`` (sorting by cell), so a round costs
+    O(n log n) plus the close pairs, not O(n²).
+    """
+    n = len(xy)
+    if n < 2:
+        return xy
+    xy = xy.copy()
+    jitter = np.random.default_rng(n).uniform(-1e-3, 1e-3, size=xy.shape)
+    xy += jitter  # coincident points need a direction to move apart
+    for _ in range(iterations):
+        cell = np.floor(xy / gap).astype(np.int64)
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, (a, b) in enumerate(cell.tolist()):
+            buckets.setdefault((a, b), []).append(i)
+        pairs_i: list[int] = []
+        pairs_j: list[int] = []
+        for (a, b), members in buckets.items():
+            for da, db in ((0, 0), (1, 0), (0, 1), (1, 1), (1, -1)):
+                other = members if (da, db) == (0, 0) else buckets.get((a + da, b + db))
+                if not other:
+                    continue
+                for x, i in enumerate(members):
+                    for j in (other[x + 1:] if other is members else other):
+                        pairs_i.append(i)
+                        pairs_j.append(j)
+        if not pairs_i:
+            break
+        pi = np.array(pairs_i)
+        pj = np.array(pairs_j)
+        d = xy[pi] - xy[pj]
+        dist = np.maximum(np.sqrt((d ** 2).sum(axis=1)), 1e-6)
+        close = dist < gap
+        if not close.any():
+            break
+        push = (d[close] / dist[close, None]) * ((gap - dist[close]) / 2)[:, None]
+        disp = np.zeros_like(xy)
+        np.add.at(disp, pi[close], push)
+        np.add.at(disp, pj[close], -push)
+        xy += disp
+    return xy
 
 
 def _default_groups(G: nx.Graph, U: nx.Graph) -> list[list[Hashable]]:
@@ -532,6 +583,9 @@ def _view_data(G: nx.MultiDiGraph, *, budget: int, focus: Hashable | None, depth
         item = {"id": str(n), "label": node_label(full, n), "group": t,
                 "title": node_tooltip(full, n),
                 "size": round(8 + 28 * math.sqrt(size_val[n] / vmax), 1),
+                # Label size follows importance: with the page's drawThreshold, zooming out
+                # hides the minor labels first, so dense clusters do not turn into a smear.
+                "font": {"size": round(9 + 15 * math.sqrt(size_val[n] / vmax))},
                 "x": pos[n][0], "y": pos[n][1]}
         if n == focus:
             item["borderWidth"] = 4

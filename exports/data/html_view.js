@@ -42,7 +42,7 @@
     layout: { improvedLayout: false },
     interaction: { hover: true, tooltipDelay: 120, hideEdgesOnDrag: big, hideEdgesOnZoom: big },
     nodes: { borderWidth: 1, font: { size: 14, color: "#222", strokeWidth: 3, strokeColor: "#fff" },
-             scaling: { label: { drawThreshold: 6 } } },
+             scaling: { label: { drawThreshold: 9 } } },
     edges: { smooth: false, selectionWidth: 2,
              color: { color: "#8a96a3", highlight: "#222", hover: "#444", opacity: 0.5 },
              arrows: { to: { scaleFactor: 0.45 } } }

@@ -180,3 +180,16 @@ def test_empty_and_enum_typed_graphs():
     assert {n["id"]: (n["group"], n["label"]) for n in data["nodes"]} == {
         "method:x": ("method", "X"), "paper:1": ("paper", "X")}
     assert data["edges"][0]["kind"] == "proposes"
+
+
+def test_spread_separates_knots():
+    from exports.html import _spread
+    import numpy as np
+
+    knot = np.zeros((40, 2))  # a hub's leaves all on one spot
+    out = _spread(knot, 30.0, iterations=40)
+    d = np.sqrt(((out[:, None, :] - out[None, :, :]) ** 2).sum(axis=2))
+    np.fill_diagonal(d, np.inf)
+    assert d.min() > 15.0
+    far = np.array([[0.0, 0.0], [100.0, 0.0]])  # already apart: left where they are
+    assert np.allclose(_spread(far, 30.0), far, atol=0.01)
