@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -17,7 +17,9 @@ import pytest
 from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "test", "test2")
+SPLITS = ("dev", "test", "test2", "test3")
+# Later held-out splits and how many ids each draws per source (see sample.py).
+LATER_SPLITS = {"test2": 30, "test3": 40}
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
@@ -98,25 +100,42 @@ def test_dev_and_test_are_disjoint() -> None:
     assert not dev & test
 
 
-@pytest.mark.parametrize("other", ["dev", "test"])
-def test_test2_is_disjoint_from_earlier_splits(other: str) -> None:
-    test2 = {g["id"] for g in _read_gold("test2")}
-    assert not test2 & {g["id"] for g in _read_gold(other)}
+@pytest.mark.parametrize(
+    ("later", "other"),
+    [("test2", "dev"), ("test2", "test"), ("test3", "dev"), ("test3", "test"), ("test3", "test2")],
+)
+def test_later_splits_are_disjoint_from_earlier_splits(later: str, other: str) -> None:
+    ids = {g["id"] for g in _read_gold(later)}
+    assert not ids & {g["id"] for g in _read_gold(other)}
 
 
-def test_test2_draws_half_from_each_source() -> None:
-    per_source: dict[str, int] = {}
-    for gold in _read_gold("test2"):
-        per_source[gold["source"]] = per_source.get(gold["source"], 0) + 1
-    assert per_source == {source: 30 for source in SOURCES}
+@pytest.mark.parametrize(("split", "per_source"), sorted(LATER_SPLITS.items()))
+def test_later_split_draws_half_from_each_source(split: str, per_source: int) -> None:
+    counts: dict[str, int] = {}
+    for gold in _read_gold(split):
+        counts[gold["source"]] = counts.get(gold["source"], 0) + 1
+    assert counts == {source: per_source for source in SOURCES}
 
 
-def test_test2_annotation_file_lists_each_sampled_id_once(shared_data: Path) -> None:
+@pytest.mark.parametrize("split", sorted(LATER_SPLITS))
+def test_later_annotation_file_lists_each_sampled_id_once(split: str, shared_data: Path) -> None:
     build = _load_module("build")
-    ann_ids = [b["id"] for b in build.parse_ann(HERE / "annotations" / "test2.ann")]
+    ann_ids = [b["id"] for b in build.parse_ann(HERE / "annotations" / f"{split}.ann")]
     chosen = _load_module("sample").choose(shared_data)
     assert len(ann_ids) == len(set(ann_ids))
-    assert set(ann_ids) == {i for sp, _, i in chosen if sp == "test2"}
+    assert set(ann_ids) == {i for sp, _, i in chosen if sp == split}
+
+
+def test_adding_test3_left_the_earlier_draws_unchanged(shared_data: Path) -> None:
+    """test3 is appended after the other splits: the rows before it are the old draw."""
+    chosen = _load_module("sample").choose(shared_data)
+    splits = [sp for sp, _, _ in chosen]
+    first_test3 = splits.index("test3")
+    assert set(splits[first_test3:]) == {"test3"}
+    for split in ("dev", "test", "test2"):
+        assert {i for sp, _, i in chosen[:first_test3] if sp == split} == {
+            g["id"] for g in _read_gold(split)
+        }, split
 
 
 def test_splits_are_the_seeded_sample(shared_data: Path) -> None:
