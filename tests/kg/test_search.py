@@ -131,4 +131,4 @@ def test_index_from_records_and_atomic_rewrite(tmp_path):
     assert keys(search(path, "title")) == ["paper:b"]
     assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
     con = sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='search_schema'").fetchone() == ("1",)
+    assert con.execute("SELECT value FROM meta WHERE key='search_schema'").fetchone() == ("2",)
