@@ -140,7 +140,7 @@ _AFTER_VERB_HEAD = re.compile(
 )
 # "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
 _AFTER_VERB_ADJ = re.compile(
-    rf"\s+(?:a|an|the|our)\s+(?:[a-z][\w-]*\s+){{1,3}}(?P<name>{_NAME})"
+    rf"\s+(?:a|an|the|our)\s+(?:(?!(?:of|for|to|in|on|with|by|from|via|and|or|as|at)\s)[a-z][\w-]*\s+){{1,3}}(?P<name>{_NAME})"
     rf"(?=\s*(?:[,.;:(]|--|—|which|that|to|for|with|$))"
 )
 # "we propose a new CNN architecture TrajectoryNet, which ..."
@@ -159,7 +159,7 @@ _CALLED = re.compile(
 )
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
-    rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
+    rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w()-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
     re.IGNORECASE,
 )
 # the appositive is found from its cheap anchor (", a", ": the", " -- an") and matched from the
@@ -220,7 +220,7 @@ _FOLLOWED_BY_PUNCT = re.compile(r"\s*(?:[,(:;.]|--|—|–|\s-\s|$)")
 # a lower-case word after the name makes it a modifier ("Jacobian-free guidance"), except these
 _FOLLOWED_BY_NOUN = re.compile(
     r"\s+(?!(?:that|which|to|for|as|with|and|in|on|by|via|from|is|was|can|we|using|under|through|"
-    r"at|into|where|whose|consisting|comprising|leveraging|based)\b)[a-z]")
+    r"at|into|where|whose|consisting|comprising|leveraging|based|the|a|an)\b)[a-z]")
 _NP_END = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|based|in|on|from|and|where|by|"
                      r"trained|capable|consisting|comprising|covering|containing|spanning|featuring|"
                      r"including|across|using|tailored|aimed|enabling|allowing)\s", re.IGNORECASE)
@@ -253,7 +253,11 @@ _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
-_OUR_NAME = re.compile(rf"[Oo]ur\s+(?P<name>{_NAME})")
+_OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME})")
+# "our new model CLiMA, which", "our proposed JAW-FCS method"
+_OUR_HEAD_NAME = re.compile(
+    rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
+    rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|outperforms?|achieves?)\b)")
 _OUR_NEXT = re.compile(
     rf"\s*(?:[,.;:)]|$)|\s+(?:(?P<b>{_BENCH_HEADS})|{_METHOD_HEADS})\b|\s+(?:is|was|can|could|will|also|"
     rf"consistently|significantly|substantially|further|then|outperforms?|achieves?|improves?|reduces?|"
@@ -295,7 +299,7 @@ _NAMED_BEFORE = re.compile(
     r"(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
-_NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:{_NONE_HEADS}|hypothes[ie]s|paradox)\b", re.IGNORECASE)
+_NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
     rf"\s+(?:a|an|the|two|three)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b", re.IGNORECASE)
 # a verb after the name ("X learns"), not a plural noun it modifies ("RGB-D observations")
@@ -419,8 +423,8 @@ class EntityRecognizer:
         t = text.strip()
         if not 2 <= len(t) <= 60 or not t[0].isalpha():
             return False
-        if t[0].islower() and " " not in t and not _CAMEL.search(t):
-            return False
+        if t[0].islower() and (" " not in t and not _CAMEL.search(t) or "-to-" in t):
+            return False  # "text-to-3D" names a task
         if _LATEX.search(t) or _LONG_CAPS.search(t):
             return False
         if self.gazetteer.is_stop(t) or not t[0].isalpha():
@@ -531,7 +535,7 @@ class EntityRecognizer:
         for m in (_EXTEND.finditer(ct) if any(w in ct for w in _EXTEND_WORDS) else ()):
             add(m.start("name"), m.end("name"), METHOD, PROPOSED, "extend", 4)
         for m in (_CALLED.finditer(ct) if any(w in ct for w in _CALLED_WORDS) else ()):
-            label = self._label_before(ct, m.start()) or METHOD
+            label = self._label_before(ct, m.start("name")) or METHOD
             name = m.group("name")
             k = m.end("name")
             while k < len(ct) and ct[k] in " '\"”":
@@ -599,6 +603,10 @@ class EntityRecognizer:
         for m in _OUR_NAME.finditer(ct):
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
                 continue
+            hm = _OUR_HEAD_NAME.match(ct, m.start())
+            if hm is not None and self.is_name(hm.group("name")) and gaz.lookup(hm.group("name")) is None:
+                add(hm.start("name"), hm.end("name"), _head_label(hm.group("head")) or METHOD, PROPOSED, "our", 3)
+                continue
             name = m.group("name")
             nxt = _OUR_NEXT.match(ct, m.end("name"))
             if nxt is None or not self.is_name(name, loose=True) or gaz.lookup(name) is not None \
@@ -628,7 +636,8 @@ class EntityRecognizer:
             proposed = proposed or named
             if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
                 label = METHOD  # "scalable and effective implicit GNN (SEIGNN)"
-            if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end):
+            if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
+                    and not long_words[0].endswith("ly"):  # "differentially private (DP) algorithms"
                 label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
@@ -668,7 +677,8 @@ class EntityRecognizer:
             pe = _last_before(proposal_orig, es)
             after_verb = pe is not None and es - pe <= 40 and \
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
-            descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner)
+            descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner) \
+                and _gap_head(_strip_markup(text[pe:es])) != "n"  # "a weaker notion of *X*"
             if _NONE_LAST_WORD.search(" " + inner):
                 continue
             if self.is_name(inner) or descriptive:
@@ -680,7 +690,7 @@ class EntityRecognizer:
             window_end = min(len(ct), ue + 220)
             for m in _NAME_TOKEN.finditer(ct, ue, window_end):
                 if self.is_name(m.group(0)) and gaz.lookup(m.group(0)) is None and \
-                        _NAME_THEN_VERB.match(ct, m.end()):
+                        _NAME_THEN_VERB.match(ct, m.end()) and not _word_in(ct[:ue], m.group(0)):
                     add(m.start(), m.end(), METHOD, PROPOSED, "propose_next", 3)
                     break
 
@@ -847,13 +857,14 @@ class EntityRecognizer:
         The noun phrase ends at punctuation or a word that starts a modifier ("designed to",
         "that", "for"); its last head noun decides.
         """
-        window = ct[pos:pos + 120]
-        m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
-                     r"([^,.;:()\n]*)", window)
+        m = _LABEL_AFTER.match(ct, pos, pos + 120)
         if not m:
             return None
         phrase = _NP_END.split(m.group(1), maxsplit=1)[0]
         heads = list(_HEAD_RE.finditer(phrase))
+        if not heads:
+            # "the largest and non-redundant dataset of ...": a coordinated modifier, not two phrases
+            heads = list(_HEAD_RE.finditer(_NP_END_BUT_AND.split(m.group(1), maxsplit=1)[0]))
         if not heads:
             return None
         last = heads[-1]
@@ -867,6 +878,9 @@ class EntityRecognizer:
 
     def _label_before(self, ct: str, pos: int) -> str | None:
         window = ct[max(0, pos - 60):pos]
+        brk = window.rfind(". ")
+        if brk >= 0:
+            window = window[brk + 2:]  # the head noun of another sentence says nothing
         heads = list(_HEAD_RE.finditer(window))
         if not heads:
             return None
@@ -923,7 +937,7 @@ class EntityRecognizer:
             if k not in info:
                 continue
             for s, e in _occurrences(text, form):
-                if any(occupied[s:e]):
+                if any(occupied[s:e]) or (s and text[s - 1] == "/" and _IN_URL.search(text, max(0, s - 80), s)):
                     continue
                 occupied[s:e] = b"\x01" * (e - s)
                 accepted.append(_Cand(s, e, METHOD, info[k]["role"], "repeat", None, -1))
@@ -1095,6 +1109,11 @@ _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
                             r"using|capable|across|tailored|aimed)\s", re.IGNORECASE)
+_LABEL_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as|both|also)\s+)?"
+                          r"(?:a|an|the|our)\s+([^,.;:()\n]*)")
+_NP_END_BUT_AND = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|based|in|on|from|where|by|"
+                             r"trained|capable|consisting|comprising|covering|containing|spanning|"
+                             r"including|across|using|tailored|aimed|enabling|allowing)\s", re.IGNORECASE)
 _APPOS_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
                           r"([^,.;:()\n]*)")
 _INTRO_AFTER = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which)\s|:\s)")
@@ -1140,11 +1159,19 @@ def _strip_markup(s: str) -> str:
 
 
 _MODIFIER_GAP = re.compile(r"^[\s\w,()-]{0,80}$")
+# "we propose to estimate the change of X (ABC)", "methods for solving X (ABC)": X is not the proposal
+_GAP_PREPOSITION = re.compile(r"^\s*to\s|\b(?:of|for|in|on|with|by|from|via|under|into)\s", re.IGNORECASE)
+
+
+def _gap_head(gap: str) -> str | None:
+    """Group ("b", "m", "n") of the last head noun in the words between a verb and a name."""
+    heads = list(_HEAD_RE.finditer(gap))
+    return heads[-1].lastgroup if heads else None
 
 
 def _only_modifiers(gap: str) -> bool:
     """The text between a proposal verb and a long form: a few words, no sentence break."""
-    return bool(_MODIFIER_GAP.match(gap)) and len(gap.split()) <= 6
+    return bool(_MODIFIER_GAP.match(gap)) and len(gap.split()) <= 6 and not _GAP_PREPOSITION.search(gap)
 
 
 def _list_items(ct: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -127,6 +127,15 @@ def _variants(form: str, etype: str) -> list[str]:
         out.append(form.replace(" ", "-"))
     if etype == "method" and re.search(r"[A-Z]$", form) and " " not in form:
         out.append(form + "s")
+    elif etype == "method" and _case_insensitive(form):
+        # the other number of a common-noun name ("deep ensembles" / "Deep ensemble",
+        # "Gaussian mixture model" / "... models"); matched on LOWER, so only these forms
+        last = re.split(r"[\s-]", form)[-1]
+        if len(last) >= 4 and last.isalpha() and last.islower():
+            if last.endswith("s") and not last.endswith(("ss", "us", "is")):
+                out.append(form[:-1])
+            elif not last.endswith("s"):
+                out.append(form + ("es" if last.endswith(("ch", "sh", "x")) else "s"))
     return out
 
 
