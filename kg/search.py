@@ -57,7 +57,7 @@ from typing import Any, Iterable
 import networkx as nx
 import numpy as np
 
-from kg.errors import NotFoundError, QueryError
+from kg.errors import NotFoundError, QueryError, WorkspaceError
 from kg.records import Record
 from kg.schema import EdgeType, NodeType
 from kg.text import fold, match_key
@@ -72,6 +72,8 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 _ENTITY_EDGES = {EdgeType.PROPOSES.value: NodeType.METHOD.value, EdgeType.USES.value: NodeType.METHOD.value,
                  EdgeType.INTRODUCES.value: NodeType.BENCHMARK.value,
                  EdgeType.EVALUATES_ON.value: NodeType.BENCHMARK.value, EdgeType.ABOUT.value: NodeType.CONCEPT.value}
+#: Per-paper columns also kept as one array indexed by rowid, and their numpy dtypes.
+_ARRAYS = {"year": "<i2"}
 _NAME_TYPES = (NodeType.AUTHOR.value, NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value)
 
 _DDL = """
@@ -86,6 +88,7 @@ CREATE VIRTUAL TABLE name_fts USING fts5(name, aliases, content='', tokenize='un
 CREATE TABLE name_alias(folded TEXT NOT NULL, name INTEGER NOT NULL);
 CREATE TABLE facet(kind TEXT NOT NULL, value TEXT NOT NULL, paper INTEGER NOT NULL);
 CREATE TABLE impact(term TEXT PRIMARY KEY, df INTEGER NOT NULL, rowids BLOB NOT NULL, scores BLOB NOT NULL);
+CREATE TABLE paper_array(name TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
 _INDEXES = """
 CREATE INDEX facet_kv ON facet(kind, value, paper);
@@ -214,6 +217,10 @@ def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph, impact_min_df: int) -> in
         fts.append((pid, d.get("title") or "", d.get("abstract") or "", " ; ".join(dict.fromkeys(ent_names)),
                     " ; ".join(author_names)))
     con.executemany("INSERT INTO paper VALUES (?, ?, ?, ?, ?, ?)", papers)
+    year_of = np.zeros(len(papers) + 1, dtype=_ARRAYS["year"])
+    for pid, _, _, y, _, _ in papers:
+        year_of[pid] = y if isinstance(y, int) and 0 < y < 2**15 else 0
+    con.execute("INSERT INTO paper_array VALUES ('year', ?)", (year_of.tobytes(),))
     con.executemany("INSERT INTO paper_fts(rowid, title, abstract, entities, authors) VALUES (?, ?, ?, ?, ?)", fts)
     con.executemany("INSERT INTO facet VALUES (?, ?, ?)", sorted(set(facets)))
     con.executescript(_INDEXES)
@@ -270,6 +277,14 @@ def _connect(path: str | Path) -> sqlite3.Connection:
     if not path.is_file():
         raise NotFoundError(f"{path}: no search index; run `kg build INPUT... -o {path.parent}` first")
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        (schema,) = con.execute("SELECT value FROM meta WHERE key = 'search_schema'").fetchone()
+    except (sqlite3.DatabaseError, TypeError):
+        schema = None
+    if schema != SEARCH_SCHEMA:
+        con.close()
+        raise WorkspaceError(f"{path}: search index schema {schema}, this paperkg reads {SEARCH_SCHEMA}; "
+                             f"run `kg build INPUT... -o {path.parent}` again")
     return con
 
 
@@ -350,7 +365,7 @@ def search(
     years = _parse_year(year)
     con = _connect(path)
     try:
-        filters: list[tuple[str, list[Any]]] = []
+        facets: list[tuple[str, list[Any]]] = []
         for kind_types, value, what in (
             ((NodeType.AUTHOR.value,), author, "author"),
             ((NodeType.METHOD.value,), method, "method"),
@@ -359,29 +374,27 @@ def search(
             if value:
                 keys = _resolve_names(con, value, kind_types, what)
                 marks = ",".join("?" * len(keys))
-                filters.append((f"SELECT paper FROM facet WHERE kind = ? AND value IN ({marks})",
-                                [kind_types[0], *keys]))
+                facets.append((f"SELECT paper FROM facet WHERE kind = ? AND value IN ({marks})",
+                               [kind_types[0], *keys]))
         if category:
             cat = match_key(category)
             if not con.execute("SELECT 1 FROM facet WHERE kind = 'category' AND value = ? LIMIT 1", (cat,)).fetchone():
                 known = [r[0] for r in con.execute("SELECT DISTINCT value FROM facet WHERE kind = 'category'")]
                 raise NotFoundError(_no_match("category", category, known))
-            filters.append(("SELECT paper FROM facet WHERE kind = 'category' AND value = ?", [cat]))
-        if years:
-            filters.append(("SELECT id FROM paper WHERE year BETWEEN ? AND ?", list(years)))
+            facets.append(("SELECT paper FROM facet WHERE kind = 'category' AND value = ?", [cat]))
+        allowed = _allowed(con, facets, years)
         results = SearchResults()
         words = _TOKEN.findall(fold(query))
         if words:
             impacts = _impacts(con, words)
-            results.papers = (_ranked(con, words, impacts, filters, limit)
-                              or _ranked(con, words, impacts, filters, limit, any_word=True))
+            results.papers = (_ranked(con, words, impacts, allowed, limit)
+                              or _ranked(con, words, impacts, allowed, limit, any_word=True))
             results.names = _names(con, fts_query(query), limit)
         else:
-            cond = " AND ".join(f"p.id IN ({sql})" for sql, _ in filters) or "1"
-            args = [a for _, fa in filters for a in fa]
-            rows = con.execute(f"SELECT p.key, p.label, p.year, p.authors FROM paper p WHERE {cond} "
-                               f"ORDER BY p.year DESC, p.id LIMIT ?", (*args, limit)).fetchall()
-            results.papers = [Hit(k, NodeType.PAPER.value, lab, 0.0, y, au or "") for k, lab, y, au in rows]
+            year_of = _array(con, "year")
+            ids = np.flatnonzero(allowed) if allowed is not None else np.arange(1, len(year_of))
+            order = np.lexsort((ids, -year_of[ids].astype(np.int32)))[:limit]
+            results.papers = _hits(con, [(int(ids[i]), 0.0) for i in order])
         return results
     except sqlite3.OperationalError as exc:
         raise QueryError(f"search failed for {query!r}: {exc}") from exc
@@ -389,79 +402,85 @@ def search(
         con.close()
 
 
+def _array(con: sqlite3.Connection, name: str) -> np.ndarray:
+    """A per-paper column kept as one array indexed by rowid (``year``: 0 when unknown)."""
+    (data,) = con.execute("SELECT data FROM paper_array WHERE name = ?", (name,)).fetchone()
+    return np.frombuffer(data, dtype=_ARRAYS[name])
+
+
+def _allowed(con: sqlite3.Connection, facets: list[tuple[str, list[Any]]],
+             years: tuple[int, int] | None) -> np.ndarray | None:
+    """A mask by rowid of the papers every filter allows (``None``: no filter).
+
+    The years come from one array, not from SQL: a year can hold half the papers, and fetching
+    50k rowids row by row costs more than the 50 ms budget.
+    """
+    if not facets and years is None:
+        return None
+    if years is not None:
+        year_of = _array(con, "year")
+        mask = (year_of >= years[0]) & (year_of <= years[1])
+    else:
+        (n,) = con.execute("SELECT max(id) FROM paper").fetchone()
+        mask = np.ones((n or 0) + 1, dtype=bool)
+    mask[0] = False
+    for sql, args in facets:
+        ids = np.fromiter((r[0] for r in con.execute(sql, args)), dtype=np.int64)
+        keep = np.zeros(len(mask), dtype=bool)
+        keep[ids] = True
+        mask &= keep
+    return mask
+
+
 def _impacts(con: sqlite3.Connection, words: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The impact lists of those ``words`` that have one: word -> (rowids, contributions)."""
     distinct = list(dict.fromkeys(words))
-    try:
-        rows = con.execute(f"SELECT term, rowids, scores FROM impact WHERE term IN ({','.join('?' * len(distinct))})",
-                           distinct).fetchall()
-    except sqlite3.OperationalError:  # an index written before impact lists existed
-        return {}
+    rows = con.execute(f"SELECT term, rowids, scores FROM impact WHERE term IN ({','.join('?' * len(distinct))})",
+                       distinct).fetchall()
     return {t: (np.frombuffer(r, dtype="<i4"), np.frombuffer(s, dtype="<f8")) for t, r, s in rows}
-
-
-def _allowed(con: sqlite3.Connection, filters: list[tuple[str, list[Any]]]) -> np.ndarray | None:
-    """Sorted rowids of the papers every filter allows (``None``: no filter)."""
-    allowed = None
-    for sql, args in filters:
-        ids = np.unique(np.fromiter((r[0] for r in con.execute(sql, args)), dtype=np.int64))
-        allowed = ids if allowed is None else np.intersect1d(allowed, ids, assume_unique=True)
-    return allowed
 
 
 def _member(ids: np.ndarray, sorted_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(mask of ``ids`` found in ``sorted_ids``, their positions there)."""
+    if not len(sorted_ids):
+        return np.zeros(len(ids), dtype=bool), np.zeros(len(ids), dtype=np.intp)
     pos = np.searchsorted(sorted_ids, ids)
     pos[pos == len(sorted_ids)] = 0
-    found = sorted_ids[pos] == ids if len(sorted_ids) else np.zeros(len(ids), dtype=bool)
-    return found, pos
+    return sorted_ids[pos] == ids, pos
 
 
 def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[np.ndarray, np.ndarray]],
-            filters: list[tuple[str, list[Any]]], limit: int, *, any_word: bool = False) -> list[Hit]:
-    """The top ``limit`` papers by BM25 for ``words`` (all required, or any with ``any_word``)."""
+            allowed: np.ndarray | None, limit: int, *, any_word: bool = False) -> list[Hit]:
+    """The top ``limit`` allowed papers by BM25 for ``words`` (all required, or any with ``any_word``)."""
     frequent = [w for w in words if w in impacts]
     rare = [w for w in words if w not in impacts]
-    op = " OR " if any_word else " AND "
-    cond = "".join(f" AND +rowid IN ({sql})" for sql, _ in filters)
-    args = [a for _, fa in filters for a in fa]
-    if not frequent:
-        # ``+rowid``: filters are checked on FTS5's ranked output; handing them to FTS5 as rowid
-        # constraints makes it look up every allowed row (seconds on 100k papers).
-        rows = con.execute(f"SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?{cond} ORDER BY rank LIMIT ?",
-                           (op.join(map(_quote, rare)), *args, limit)).fetchall()
+    fts = (" OR " if any_word else " AND ").join(map(_quote, rare))
+    if not frequent and allowed is None:
+        rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank LIMIT ?",
+                           (fts, limit)).fetchall()
         return _hits(con, [(r, -s) for r, s in rows])
+    ids = score = None
     if rare:  # at most impact_min_df rows per word, scored by FTS5
-        rows = con.execute(f"SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?{cond}",
-                           (op.join(map(_quote, rare)), *args)).fetchall()
+        rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?", (fts,)).fetchall()
         ids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
         score = np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows))
-    else:
-        ids = score = None
-    # With every word required, the rare words' rows are already filtered.
-    allowed = _allowed(con, filters) if any_word or not rare else None
+        if allowed is not None:
+            ids, score = _keep(ids, score, allowed)
     if not any_word:
         if ids is None:
-            ids = allowed if allowed is not None else min((impacts[w][0] for w in frequent), key=len).astype(np.int64)
-            score = np.zeros(len(ids))
+            shortest = min((impacts[w][0] for w in frequent), key=len)
+            ids = shortest if allowed is None else _keep(shortest, shortest, allowed)[0]
+            ids, score = ids.astype(np.int64), np.zeros(len(ids))
         for w in frequent:  # in query order, as FTS5 adds its phrases' contributions
             found, pos = _member(ids, impacts[w][0])
             ids, score = ids[found], score[found] + impacts[w][1][pos[found]]
     else:
         id_parts, score_parts = ([ids], [score]) if ids is not None else ([], [])
         for w in frequent:
-            wid, wsc = impacts[w]
-            if allowed is not None:
-                found, _ = _member(wid.astype(np.int64), allowed)
-                wid, wsc = wid[found], wsc[found]
+            wid, wsc = impacts[w] if allowed is None else _keep(*impacts[w], allowed)
             id_parts.append(wid.astype(np.int64))
             score_parts.append(wsc)
-        all_ids, all_scores = np.concatenate(id_parts), np.concatenate(score_parts)
-        order = np.argsort(all_ids, kind="stable")
-        all_ids, all_scores = all_ids[order], all_scores[order]
-        starts = np.flatnonzero(np.r_[True, all_ids[1:] != all_ids[:-1]]) if len(all_ids) else np.zeros(0, int)
-        ids = all_ids[starts]
-        score = np.add.reduceat(all_scores, starts) if len(all_ids) else np.zeros(0)
+        ids, score = _sum_by_id(np.concatenate(id_parts), np.concatenate(score_parts))
     if len(ids) > limit:
         keep = np.argpartition(-score, limit - 1)[:limit]
         # Papers tied with the last kept score may lie outside ``keep``: take them all, then order.
@@ -469,6 +488,24 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
         ids, score = ids[keep], score[keep]
     order = np.lexsort((ids, -score))[:limit]
     return _hits(con, [(int(ids[i]), float(score[i])) for i in order])
+
+
+def _keep(ids: np.ndarray, values: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``ids`` (and their ``values``) that the rowid mask ``allowed`` keeps."""
+    inside = ids < len(allowed)
+    keep = inside.copy()
+    keep[inside] = allowed[ids[inside]]
+    return ids[keep], values[keep]
+
+
+def _sum_by_id(ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct ``ids``, sorted, with the sum of their ``values``."""
+    if not len(ids):
+        return ids, values
+    order = np.argsort(ids, kind="stable")
+    ids, values = ids[order], values[order]
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    return ids[starts], np.add.reduceat(values, starts)
 
 
 def _hits(con: sqlite3.Connection, scored: list[tuple[int, float]]) -> list[Hit]:

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from kg.errors import NotFoundError, QueryError
+from kg.errors import NotFoundError, QueryError, WorkspaceError
 from kg.graph import build_graph
 from kg.records import Category, Entity, Record
 from kg.schema import EntityType, Role
@@ -132,3 +132,20 @@ def test_index_from_records_and_atomic_rewrite(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
     con = sqlite3.connect(path)
     assert con.execute("SELECT value FROM meta WHERE key='search_schema'").fetchone() == ("2",)
+
+
+def test_index_of_another_schema_asks_for_a_rebuild(index):
+    con = sqlite3.connect(index)
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'search_schema'")
+    con.commit()
+    con.close()
+    with pytest.raises(WorkspaceError, match=r"search index schema 1, this paperkg reads 2; run `kg build"):
+        search(index, "x")
+
+
+def test_papers_without_year_come_last_in_the_newest_first_list(tmp_path):
+    path = tmp_path / "s.sqlite"
+    build_search_index([rec("a", "T", None, [], year=None), rec("b", "T", None, [], year=2019),
+                        rec("c", "T", None, [], year=2021)], path)
+    assert keys(search(path, "")) == ["paper:c", "paper:b", "paper:a"]
+    assert keys(search(path, "", year="2000-2100")) == ["paper:c", "paper:b"]
