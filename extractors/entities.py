@@ -151,12 +151,14 @@ _AFTER_VERB_HEAD_BARE = re.compile(
 )
 _CALLED = re.compile(
     rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|"
-    rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|referred to as|"
+    rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|and\s+(?:call|dub|term|coin)|referred to as|"
     rf"(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
     rf"denoted as|denoted by)\s+(?:as\s+)?"
     rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+)?(?:``|[\"“'])?"
     rf"(?P<name>{_TITLE_PHRASE}(?=(?:''|[\"”'])?(?:\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b))|{_NAME})"
 )
+_LOWER_NAME = re.compile(r"[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}(?=\s*(?:[.,;:(]|$))")
+_STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined")
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
     rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w()-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
@@ -205,6 +207,8 @@ _BENCH_SUFFIX = re.compile(
     r"(?<![\w-])[A-Z][\w]*(?:-[\w]+)*(?:Bench|bench|QA|Eval|Arena|Gym|World)(?:-[\w.]+)?\b"
     r"|(?<![\w-])[A-Z][A-Za-z]+\w*-\d+(?:\.\d+)?[kKM]\b"
 )
+# a model with its size in billions of parameters ("Alpaca-30B", "Falcon-180B")
+_MODEL_SIZE_TOKEN = re.compile(r"[A-Z][\w.]*-\d+(?:\.\d+)?[Bb]")
 _SIZE = re.compile(r"[\s-](?:\d+(?:\.\d+)?[BMbm]|\d+x\d+[Bb])\b(?:-(?:Instruct|Chat|Base|it|hf))?")
 _NAME_TOKEN = re.compile(rf"(?<![\w\\$-]){_NAME}")
 # a word with a capital or digit after its first character, or hyphen-joined capitalised parts
@@ -489,7 +493,7 @@ class EntityRecognizer:
                 return  # "Low-Norm Effect", "Generative AI Paradox"
             if entry is None and "-" in name:
                 base = gaz.lookup(name.split("-", 1)[0])
-                if base is not None and base.type == "benchmark":
+                if base is not None and base.type == "benchmark" and not _MODEL_SIZE_TOKEN.fullmatch(name):
                     label = BENCHMARK  # "ImageNet-Subset"
             if entry is not None:
                 # a known name is the paper's own only when two proposal rules say so ("We propose
@@ -541,9 +545,36 @@ class EntityRecognizer:
             while k < len(ct) and ct[k] in " '\"”":
                 k += 1
             role = USED if _CITATION.match(ct, k) else PROPOSED  # "termed X (Olsson et al., 2022)": cited
-            if ("-" in name and name.islower() and not m.group(0).lower().startswith("namely")
+            trigger = m.group(0)[:m.start("name") - m.start()].lower()
+            if name.islower() and not trigger.startswith(("namely", "denote")):
+                # "and call this approach consistency fine-tuning.": a lower-case name of at most four
+                # words ending the clause, after a naming verb of the authors or a method head noun;
+                # it starts after the head noun of "this approach"
+                ps = m.start("name")
+                hs = list(_HEAD_RE.finditer(ct, m.start(), ps))
+                if hs:
+                    ps = hs[-1].end()
+                    while ps < len(ct) and ct[ps] == " ":
+                        ps += 1
+                lp = _LOWER_NAME.match(ct, ps)
+                strong = _STRONG_NAMING.search(trigger) is not None
+                if lp is not None and (strong or self._label_before(ct, m.start()) is not None) \
+                        and (" " in lp.group(0) or "-" in lp.group(0) or strong) \
+                        and not any(w in _PHRASE_STOP for w in lp.group(0).split()) \
+                        and not gaz.is_stop(lp.group(0)) and not _GENERIC_CLASS.search(lp.group(0)) \
+                        and not _NONE_LAST_WORD.search(" " + lp.group(0)) \
+                        and not lp.group(0).endswith(("ity", "ness", "ncy", "acy")) \
+                        and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n":
+                    out.append(_Cand(*view.span_to_orig(lp.start(), lp.end()), label, role, "called", None, 4))
+                    continue
+            if ("-" in name and name.islower() and not trigger.startswith("namely")
                     and _FOLLOWED_BY_PUNCT.match(ct, m.end("name")) and not gaz.is_stop(name)):
                 # "a decoding algorithm we call equilibrium-ranking."
+                out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, role, "called", None, 4))
+                continue
+            if len(name) == 2 and name.isupper() and _FOLLOWED_BY_PUNCT.match(ct, m.end("name")) \
+                    and not gaz.is_stop(name) and not trigger.startswith(("namely", "denote")):
+                # "a new approach called DG."
                 out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, role, "called", None, 4))
                 continue
             add(m.start("name"), m.end("name"), label, role, "called", 4,
@@ -634,8 +665,13 @@ class EntityRecognizer:
                 or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
             direct = proposed or named
             proposed = proposed or named
-            if label is None and gaz.lookup(head) is not None and gaz.lookup(head).type == "method":
-                label = METHOD  # "scalable and effective implicit GNN (SEIGNN)"
+            if label is None:
+                for n in (1, 2, 3):  # "scalable and effective implicit GNN (SEIGNN)", "... diffusion model (DDM)"
+                    if n <= len(long_words):
+                        tail = gaz.lookup(" ".join(long_words[-n:]))
+                        if tail is not None and tail.type == "method":
+                            label = METHOD
+                            break
             if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
                     and not long_words[0].endswith("ly"):  # "differentially private (DP) algorithms"
                 label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
@@ -751,7 +787,7 @@ class EntityRecognizer:
                     add(ls, le, METHOD, USED, "compare", 1)
         for cs, ce in coined:
             tok = ct[cs:ce]
-            if _METHOD_SUFFIX.fullmatch(tok):
+            if _METHOD_SUFFIX.fullmatch(tok) or _MODEL_SIZE_TOKEN.fullmatch(tok):
                 add(cs, ce, METHOD, USED, "method_suffix", 1)
             elif _BENCH_SUFFIX.fullmatch(tok):
                 add(cs, ce, BENCHMARK, USED, "bench_suffix", 1)
@@ -763,11 +799,13 @@ class EntityRecognizer:
                 cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
                 surface = text[cs:ce]
                 cs, ce = _extend_hyphenated(text, cs, ce)
-                if entry.type == "method":
-                    sm = _SIZE.match(text, ce)
-                    if sm:
-                        ce = sm.end()
                 label = METHOD if entry.type == "method" else BENCHMARK
+                sm = _SIZE.match(text, ce)
+                if sm:  # "Llama-2 7B"; a size makes a model of a dataset's name too ("Alpaca-30B")
+                    ce = sm.end()
+                    label = METHOD
+                elif ce < len(text) and text[ce] == "+" and (ce + 1 == len(text) or not text[ce + 1].isalnum()):
+                    ce += 1  # "CFR+", "jackknife+", "HumanEval+": a named variant
                 canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
                 out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
         own_known = {k for k, rules in known_proposals.items() if len(rules) >= 2}
@@ -1160,7 +1198,7 @@ def _strip_markup(s: str) -> str:
 
 _MODIFIER_GAP = re.compile(r"^[\s\w,()-]{0,80}$")
 # "we propose to estimate the change of X (ABC)", "methods for solving X (ABC)": X is not the proposal
-_GAP_PREPOSITION = re.compile(r"^\s*to\s|\b(?:of|for|in|on|with|by|from|via|under|into)\s", re.IGNORECASE)
+_GAP_PREPOSITION = re.compile(r"\b(?:of|for|in|on|with|by|from|via|under|into)\s", re.IGNORECASE)
 
 
 def _gap_head(gap: str) -> str | None:

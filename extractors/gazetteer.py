@@ -38,11 +38,13 @@ def entity_key(name: str) -> str:
     True
     >>> entity_key("Generative Adversarial Networks") == entity_key("generative adversarial network")
     True
+    >>> entity_key("CFR+") == entity_key("CFR")
+    False
     """
     n = name.strip()
     if len(n) > 2 and n.endswith("s") and n[-2].isupper():
         n = n[:-1]
-    key = _NON_ALNUM.sub("", n.lower())
+    key = _NON_ALNUM.sub("", n.lower().replace("+", "plus"))  # "CFR+" is a variant of "CFR"
     m = _PLURAL_WORD.search(key)
     if m and m.group(1) != "experts":
         word = m.group(1)
