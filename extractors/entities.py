@@ -150,7 +150,7 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     re.IGNORECASE,
 )
 _CALLED = re.compile(
-    rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named|termed|coined|"
+    rf"(?<!so-)(?<!so )\b(?:namely|called|dubbed|named(?!\s+entit)|termed|coined|"
     rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|and\s+(?:call|dub|term|coin)|referred to as|"
     rf"(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
     rf"denoted as|denoted by)\s+(?:as\s+)?"
@@ -259,6 +259,7 @@ _NONE_LAST_WORD = re.compile(
     re.IGNORECASE)
 _OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME})")
 # "our new model CLiMA, which", "our proposed JAW-FCS method"
+_LOWER_LAST_PART = re.compile(r"-[a-z]+$")
 _OUR_HEAD_NAME = re.compile(
     rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
     rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|outperforms?|achieves?)\b)")
@@ -303,6 +304,8 @@ _NAMED_BEFORE = re.compile(
     r"(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
+_NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
+                         re.IGNORECASE)
 _NONE_HEAD_NEXT = re.compile(rf"\)?\s*(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b", re.IGNORECASE)
 _UNNAMED_OBJECT = re.compile(
     rf"\s+(?:a|an|the|two|three)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b", re.IGNORECASE)
@@ -564,6 +567,7 @@ class EntityRecognizer:
                         and not gaz.is_stop(lp.group(0)) and not _GENERIC_CLASS.search(lp.group(0)) \
                         and not _NONE_LAST_WORD.search(" " + lp.group(0)) \
                         and not lp.group(0).endswith(("ity", "ness", "ncy", "acy")) \
+                        and not _PARADIGM_END.search(lp.group(0)) and not _NOT_METHOD_LONG.search(lp.group(0)) \
                         and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n":
                     out.append(_Cand(*view.span_to_orig(lp.start(), lp.end()), label, role, "called", None, 4))
                     continue
@@ -576,6 +580,8 @@ class EntityRecognizer:
                     and not gaz.is_stop(name) and not trigger.startswith(("namely", "denote")):
                 # "a new approach called DG."
                 out.append(_Cand(*view.span_to_orig(m.start("name"), m.end("name")), label, role, "called", None, 4))
+                continue
+            if _NONE_AFTER.match(ct, m.end("name")):
                 continue
             add(m.start("name"), m.end("name"), label, role, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
@@ -635,10 +641,13 @@ class EntityRecognizer:
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
                 continue
             hm = _OUR_HEAD_NAME.match(ct, m.start())
-            if hm is not None and self.is_name(hm.group("name")) and gaz.lookup(hm.group("name")) is None:
+            if hm is not None and self.is_name(hm.group("name")) and gaz.lookup(hm.group("name")) is None \
+                    and not _LOWER_LAST_PART.search(hm.group("name")):
                 add(hm.start("name"), hm.end("name"), _head_label(hm.group("head")) or METHOD, PROPOSED, "our", 3)
                 continue
             name = m.group("name")
+            if _LOWER_LAST_PART.search(name):
+                continue
             nxt = _OUR_NEXT.match(ct, m.end("name"))
             if nxt is None or not self.is_name(name, loose=True) or gaz.lookup(name) is not None \
                     or _head_label(name) is not None or _NONE_HEAD_NEXT.match(name) \
@@ -793,11 +802,16 @@ class EntityRecognizer:
                 add(cs, ce, BENCHMARK, USED, "bench_suffix", 1)
 
         # gazetteer
+        # an acronym this abstract defines otherwise is not the gazetteer's ("SDS" = switching dynamical systems)
+        own_shorts = {d.short.rstrip("s"): d.long for d in defs}
         for matcher in (self.matcher_orth, self.matcher_lower):
             for match_id, s, e in matcher(doc):
                 entry = gaz.entries[int(self.vocab.strings[match_id][3:])]
                 cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
                 surface = text[cs:ce]
+                if own_shorts and surface.rstrip("s") in own_shorts and \
+                        _other_long_form(own_shorts[surface.rstrip("s")], entry):
+                    continue
                 cs, ce = _extend_hyphenated(text, cs, ce)
                 label = METHOD if entry.type == "method" else BENCHMARK
                 sm = _SIZE.match(text, ce)
@@ -1010,6 +1024,22 @@ class EntityRecognizer:
             if self.is_name(surface):
                 cand_list.append((s, e))
         doc.user_data[CANDIDATES_KEY] = cand_list
+
+
+def _content_words(s: str) -> set[str]:
+    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", s.lower())} - {"with", "from", "for", "the", "and"}
+
+
+def _other_long_form(long: str, entry: Any) -> bool:
+    """Does ``long`` (an abstract's own expansion of an acronym) name something else than ``entry``?
+
+    It does when the entry has long forms and none shares half of its content words.
+    """
+    mine = _content_words(long)
+    forms = [f for f in (entry.name, *entry.aliases) if " " in f or "-" in f]
+    if not forms or not mine:
+        return False
+    return all(2 * len(mine & _content_words(f)) < len(mine) for f in forms)
 
 
 def _canonical(gaz: Gazetteer, surface: str) -> str | None:

@@ -91,8 +91,18 @@ class Gazetteer:
         }
 
     def lookup(self, name: str) -> GazetteerEntry | None:
+        """The entry ``name`` spells, or None.
+
+        An all-capitals acronym is not a capitalised word ("SPIDER" the optimiser is not the
+        "Spider" benchmark) unless the entry itself is written in capitals.
+        """
         i = self.by_key.get(entity_key(name))
-        return self.entries[i] if i is not None else None
+        if i is None:
+            return None
+        e = self.entries[i]
+        if len(name) > 3 and name.isupper() and name.isalpha() and not any(f.isupper() for f in (e.name, *e.aliases)):
+            return None
+        return e
 
     def is_stop(self, name: str) -> bool:
         """A metric or a generic name: never an entity found by the rules."""
