@@ -7,6 +7,11 @@ Inputs
 - ``extractors/data/curated.tsv``: our own list of current benchmarks and model families (the
   shared list stops around 2020).
 - ``extractors/data/stoplist.txt``: generic names that are never an entity on their own.
+- ``shared/data/confpapers/jsonl/*.jsonl`` (abstracts, read only for word counts): the
+  **common words**, English words that abstracts write in lower case at least 20 times and
+  capitalise mid-sentence at most a fifth as often ("features", "parts", "traffic"). A single
+  capitalised common word is not a coined name ("our newly constructed Features dataset"); the
+  list holds words only, no text.
 
 The shared lists are noisy (SOTA-table model names such as "BERT + AT + KD (ensemble)",
 coreference variants such as "CIFAR10" under "CIFAR-100"), so only names that look like names
@@ -27,6 +32,29 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-gazetteer"
+DEFAULT_ABSTRACTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "confpapers" / "jsonl"
+_WORD = re.compile(r"(?<![\w.-])([A-Za-z][a-z]+)(?![\w-])")
+_SENTENCE_START = re.compile(r"(?:[.!?:]\s*|^\s*)$")
+
+
+def common_words(abstracts: Path = DEFAULT_ABSTRACTS, *, min_lower: int = 20, ratio: int = 5) -> list[str]:
+    """Words written in lower case at least ``min_lower`` times and capitalised mid-sentence at
+    most ``1/ratio`` as often, over every abstract of the ``*.jsonl`` files in ``abstracts``."""
+    from collections import Counter
+
+    low: Counter = Counter()
+    cap: Counter = Counter()
+    for path in sorted(abstracts.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                text = json.loads(line).get("abstract") or ""
+                for m in _WORD.finditer(text):
+                    w = m.group(1)
+                    if w[0].islower():
+                        low[w] += 1
+                    elif not _SENTENCE_START.search(text, max(0, m.start() - 2), m.start()):
+                        cap[w.lower()] += 1
+    return sorted(w for w, c in low.items() if c >= min_lower and cap[w] * ratio <= c)
 
 _GENERIC_TAIL = re.compile(
     r"\s+(?:data ?sets?|benchmarks?|corpus|corpora|test sets?|challenge|database|collection|"
@@ -70,7 +98,7 @@ def _good_variant(variant: str, name: str) -> bool:
     return _key(stripped) == _key(name) and stripped != name
 
 
-def build(source: Path = DEFAULT_SOURCE) -> dict:
+def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS) -> dict:
     """The gazetteer as a JSON-ready dict (see :mod:`extractors.gazetteer` for its use)."""
     stop = {s.lower() for s in _read_lines(DATA / "stoplist.txt")}
     rows = [json.loads(ln) for ln in (source / "gazetteer.jsonl").read_text(encoding="utf-8").splitlines() if ln.strip()]
@@ -124,6 +152,7 @@ def build(source: Path = DEFAULT_SOURCE) -> dict:
         "entries": out_entries,
         "metrics": sorted(metrics),
         "stoplist": sorted(stop),
+        "common_words": common_words(abstracts) if abstracts.is_dir() else [],
     }
 
 

@@ -451,7 +451,7 @@ class EntityRecognizer:
             return True
         if "-" in core and all(p[:1].isupper() for p in core.split("-") if p):
             return True
-        return loose and core[0].isupper() and len(core) >= 3
+        return loose and core[0].isupper() and len(core) >= 3 and not self.gazetteer.is_common_word(core)
 
     # ---------------------------------------------------------------- main
     def __call__(self, doc: Doc) -> Doc:

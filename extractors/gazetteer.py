@@ -68,6 +68,8 @@ class Gazetteer:
     metrics: frozenset[str]
     stoplist: frozenset[str]
     by_key: Mapping[str, int]
+    #: lower-case English words of abstracts (see :func:`extractors.build_gazetteer.common_words`)
+    common_words: frozenset[str] = frozenset()
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Gazetteer":
@@ -80,7 +82,8 @@ class Gazetteer:
             for form in (e.name, *e.aliases):
                 by_key.setdefault(entity_key(form), i)
         return cls(entries, frozenset(m.lower() for m in data.get("metrics", ())),
-                   frozenset(s.lower() for s in data.get("stoplist", ())), by_key)
+                   frozenset(s.lower() for s in data.get("stoplist", ())), by_key,
+                   frozenset(data.get("common_words", ())))
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -88,6 +91,7 @@ class Gazetteer:
                         for e in self.entries],
             "metrics": sorted(self.metrics),
             "stoplist": sorted(self.stoplist),
+            "common_words": sorted(self.common_words),
         }
 
     def lookup(self, name: str) -> GazetteerEntry | None:
@@ -103,6 +107,11 @@ class Gazetteer:
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(f.isupper() for f in (e.name, *e.aliases)):
             return None
         return e
+
+    def is_common_word(self, name: str) -> bool:
+        """Is ``name`` one English word of the abstracts, capitalised ("Features", "Parts")?"""
+        low = name.lower()
+        return low in self.common_words or (low.endswith("s") and low[:-1] in self.common_words)
 
     def is_stop(self, name: str) -> bool:
         """A metric or a generic name: never an entity found by the rules."""
