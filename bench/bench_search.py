@@ -5,19 +5,20 @@ default ``bench/out/graph_conf_extracted_1.3.1.jsonl``), resampled to N papers. 
 built once per size and kept, stripped of the edges the search index never reads (shares,
 coauthor, cites, broader), in ``bench/out/search_graph_N.pickle``; delete it to rebuild.
 
-For every size two indexes are built from the same graph and timed (seconds, MB):
+For every size three indexes are built from the same graph and timed (seconds, MB):
 
-- ``fts5``: ``impact_min_df=0``, no impact lists; every query is ranked by FTS5's own BM25
-  over all matching rows (the behaviour before the impact lists);
-- ``impact``: the default, frequent terms' BM25 contributions precomputed at index time
+- ``before``: ``kg/search.py`` as it was at ``--before`` (git revision, default the commit
+  before the impact lists), loaded from git into its own module: FTS5 ranks every query itself;
+- ``fts5``: today's code with ``impact_min_df=0``, so no impact lists (filters as rowid masks);
+- ``impact``: today's default, frequent terms' BM25 contributions precomputed at index time
   (see :mod:`kg.search`).
 
-Both answer the same fixed query set, interleaved, ``--repeat`` times: typical topics, the
+All answer the same fixed query set, interleaved, ``--repeat`` times: typical topics, the
 most common words of the corpus (``learning``, ``model``, ``the``), common pairs, filters
 (year, the largest category, the busiest author, method and benchmark) with and without
 common words, author-name queries, and queries no paper matches in full (the any-word
 fallback). Each query opens the index as ``kg search`` does. The top ten of every query are
-checked to be the same papers with the same scores (to 1e-9) under both indexes.
+checked to be the same papers with the same scores (to 1e-9) as ``before``'s.
 
 Usage::
 
@@ -29,8 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import importlib.util
 import pickle
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -46,6 +49,7 @@ TOPICS = ["hypergraph clustering", "large language models", "reinforcement learn
           "graph neural networks", "federated learning privacy", "bandit regret", "contrastive",
           "transformer attention", "optimal transport", "causal inference", "continual learning",
           "strategic classification", "adversarial robustness", "kernel", "sparse"]
+BEFORE = "d7a38c2"
 _KEEP_EDGES = {"authored", "proposes", "uses", "introduces", "evaluates_on", "about", "in_category"}
 
 
@@ -77,7 +81,7 @@ def queries(G) -> list[tuple[str, str, dict]]:
 
     papers = [d for _, d in G.nodes(data=True) if d.get("type") == "paper"]
     year = Counter(d.get("year") for d in papers if d.get("year")).most_common(1)[0][0]
-    cats = Counter(d.get("category").split(" / ")[0] if isinstance(d.get("category"), str) else None
+    cats = Counter(d.get("category").split(" · ")[0] if isinstance(d.get("category"), str) else None
                    for d in papers)
     cats.pop(None, None)
     author, method, benchmark = busiest("author"), busiest("method"), busiest("benchmark")
@@ -108,21 +112,43 @@ def queries(G) -> list[tuple[str, str, dict]]:
     return qs
 
 
+def _same(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> bool:
+    """Same scores (to 1e-9) and, above the last score (equal scores may be cut anywhere), same papers."""
+    if len(a) != len(b) or any(abs(x[1] - y[1]) > 1e-9 * max(1.0, abs(x[1])) for x, y in zip(a, b)):
+        return False
+    return not a or {k for k, s in a if s > a[-1][1] + 1e-9} == {k for k, s in b if s > a[-1][1] + 1e-9}
+
+
 def _pct(lat: list[float], p: float) -> float:
     lat = sorted(lat)
     return lat[min(len(lat) - 1, int(round(p * (len(lat) - 1))))]
 
 
-def run_size(n: int, repeat: int, cache: Path, keep: bool) -> dict:
-    from kg.search import build_search_index, search
+def module_at(rev: str):
+    """``kg/search.py`` as it was at git revision ``rev``, as a module of its own."""
+    source = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:kg/search.py"], capture_output=True,
+                            text=True, check=True).stdout
+    path = OUT / f"search_at_{rev}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"search_at_{rev}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
+    import kg.search
 
     G = search_graph(n, cache)
-    out: dict = {"papers": sum(1 for _, d in G.nodes(data=True) if d.get("type") == "paper")}
+    out: dict = {"papers": sum(1 for _, d in G.nodes(data=True) if d.get("type") == "paper"), "before": before}
+    old = module_at(before)
+    modules = {"before": old, "fts5": kg.search, "impact": kg.search}
     paths = {}
-    for variant, kw in (("fts5", {"impact_min_df": 0}), ("impact", {})):
+    for variant, kw in (("before", {}), ("fts5", {"impact_min_df": 0}), ("impact", {})):
         path = OUT / f"search_{n}_{variant}.sqlite"
         t0 = time.perf_counter()
-        build_search_index(G, path, **kw)
+        modules[variant].build_search_index(G, path, **kw)
         out[f"{variant}_index_s"] = round(time.perf_counter() - t0, 2)
         out[f"{variant}_index_mb"] = round(path.stat().st_size / 2**20, 1)
         paths[variant] = path
@@ -134,21 +160,16 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool) -> dict:
     for r in range(repeat):
         for kind, q, kw in qs:
             tops = {}
-            for variant in (paths if r % 2 == 0 else reversed(list(paths))):
+            for variant in (list(paths) if r % 2 == 0 else list(reversed(paths))):
                 t0 = time.perf_counter()
-                res = search(paths[variant], q, limit=10, **kw)
+                res = modules[variant].search(paths[variant], q, limit=10, **kw)
                 ms = (time.perf_counter() - t0) * 1000
                 lat[variant].append(ms)
                 if ms > worst[variant].get(kind, (0.0, ""))[0]:
                     worst[variant][kind] = (ms, f"{q!r} {kw}" if kw else repr(q))
                 tops[variant] = [(h.key, h.score) for h in res.papers]
-            a, b = tops["fts5"], tops["impact"]
-            same = len(a) == len(b) and all(abs(x[1] - y[1]) <= 1e-9 * max(1.0, abs(x[1])) for x, y in zip(a, b))
-            # Equal scores may come in either order; compare the sets of keys above the last score.
-            same = same and {k for k, s in a if s > a[-1][1] + 1e-9} == {k for k, s in b if s > a[-1][1] + 1e-9} \
-                if a else same and not b
-            if not same and r == 0:
-                mismatches.append(f"{q!r} {kw}")
+            if r == 0:
+                mismatches += [f"{v}: {q!r} {kw}" for v in ("fts5", "impact") if not _same(tops["before"], tops[v])]
     for variant in paths:
         v = lat[variant]
         out[variant] = {"median": round(statistics.median(v), 2), "p95": round(_pct(v, 0.95), 2),
@@ -169,21 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=CACHE, help="extracted confpapers records (JSON Lines)")
     ap.add_argument("--repeat", type=int, default=5, help="times each query is run per index")
     ap.add_argument("--keep", action="store_true", help="keep the indexes in bench/out/")
+    ap.add_argument("--before", default=BEFORE, help="git revision of kg/search.py to compare with")
     args = ap.parse_args(argv)
     rows = []
     for n in args.sizes:
         load = os.getloadavg()[0]
-        row = run_size(n, args.repeat, args.cache, args.keep)
+        row = run_size(n, args.repeat, args.cache, args.keep, args.before)
         row["load_before"], row["load_after"] = round(load, 2), round(os.getloadavg()[0], 2)
         rows.append(row)
         print(json.dumps(row, indent=1), flush=True)
     print(f"\n{'papers':>8} {'index':>7} {'build s':>8} {'MB':>6} {'ms median':>10} {'p95':>7} {'max':>7}  load")
     for r in rows:
-        for v in ("fts5", "impact"):
+        for v in ("before", "fts5", "impact"):
             print(f"{r['papers']:>8} {v:>7} {r[v + '_index_s']:>8} {r[v + '_index_mb']:>6} {r[v]['median']:>10} "
                   f"{r[v]['p95']:>7} {r[v]['max']:>7}  {r['load_before']}-{r['load_after']}")
     bad = [m for r in rows for m in r["top10_mismatches"]]
-    print("top 10 identical under both indexes" if not bad else f"top 10 differ for: {bad}")
+    print("top 10 identical to before's for every query" if not bad else f"top 10 differ for: {bad}")
     return 0
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import heapq
 import os
 import re
 import sqlite3
@@ -440,18 +441,13 @@ def _impacts(con: sqlite3.Connection, words: list[str]) -> dict[str, tuple[np.nd
     return {t: (np.frombuffer(r, dtype="<i4"), np.frombuffer(s, dtype="<f8")) for t, r, s in rows}
 
 
-def _member(ids: np.ndarray, sorted_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(mask of ``ids`` found in ``sorted_ids``, their positions there)."""
-    if not len(sorted_ids):
-        return np.zeros(len(ids), dtype=bool), np.zeros(len(ids), dtype=np.intp)
-    pos = np.searchsorted(sorted_ids, ids)
-    pos[pos == len(sorted_ids)] = 0
-    return sorted_ids[pos] == ids, pos
-
-
 def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[np.ndarray, np.ndarray]],
             allowed: np.ndarray | None, limit: int, *, any_word: bool = False) -> list[Hit]:
-    """The top ``limit`` allowed papers by BM25 for ``words`` (all required, or any with ``any_word``)."""
+    """The top ``limit`` allowed papers by BM25 for ``words`` (all required, or any with ``any_word``).
+
+    Rare words are matched and scored by FTS5; each frequent word's precomputed contributions are
+    then added into one array indexed by rowid, with a count of the lists each paper is in.
+    """
     frequent = [w for w in words if w in impacts]
     rare = [w for w in words if w not in impacts]
     fts = (" OR " if any_word else " AND ").join(map(_quote, rare))
@@ -459,28 +455,22 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank LIMIT ?",
                            (fts, limit)).fetchall()
         return _hits(con, [(r, -s) for r, s in rows])
-    ids = score = None
-    if rare:  # at most impact_min_df rows per word, scored by FTS5
+    parts = [impacts[w] for w in frequent]  # in query order, as FTS5 adds its phrases' contributions
+    if rare:  # at most impact_min_df rows per word
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?", (fts,)).fetchall()
-        ids = np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows))
-        score = np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows))
-        if allowed is not None:
-            ids, score = _keep(ids, score, allowed)
-    if not any_word:
-        if ids is None:
-            shortest = min((impacts[w][0] for w in frequent), key=len)
-            ids = shortest if allowed is None else _keep(shortest, shortest, allowed)[0]
-            ids, score = ids.astype(np.int64), np.zeros(len(ids))
-        for w in frequent:  # in query order, as FTS5 adds its phrases' contributions
-            found, pos = _member(ids, impacts[w][0])
-            ids, score = ids[found], score[found] + impacts[w][1][pos[found]]
-    else:
-        id_parts, score_parts = ([ids], [score]) if ids is not None else ([], [])
-        for w in frequent:
-            wid, wsc = impacts[w] if allowed is None else _keep(*impacts[w], allowed)
-            id_parts.append(wid.astype(np.int64))
-            score_parts.append(wsc)
-        ids, score = _sum_by_id(np.concatenate(id_parts), np.concatenate(score_parts))
+        parts.insert(0, (np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows)),
+                         np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows))))
+    (n,) = con.execute("SELECT max(id) FROM paper").fetchone()
+    total = np.zeros(n + 1)
+    count = np.zeros(n + 1, dtype=np.int16)
+    for ids, contribution in parts:  # each list holds a rowid once
+        total[ids] += contribution
+        count[ids] += 1
+    matched = count > 0 if any_word else count == len(parts)
+    if allowed is not None:
+        matched &= allowed
+    ids = np.flatnonzero(matched)
+    score = total[ids]
     if len(ids) > limit:
         keep = np.argpartition(-score, limit - 1)[:limit]
         # Papers tied with the last kept score may lie outside ``keep``: take them all, then order.
@@ -488,24 +478,6 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
         ids, score = ids[keep], score[keep]
     order = np.lexsort((ids, -score))[:limit]
     return _hits(con, [(int(ids[i]), float(score[i])) for i in order])
-
-
-def _keep(ids: np.ndarray, values: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``ids`` (and their ``values``) that the rowid mask ``allowed`` keeps."""
-    inside = ids < len(allowed)
-    keep = inside.copy()
-    keep[inside] = allowed[ids[inside]]
-    return ids[keep], values[keep]
-
-
-def _sum_by_id(ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ``ids``, sorted, with the sum of their ``values``."""
-    if not len(ids):
-        return ids, values
-    order = np.argsort(ids, kind="stable")
-    ids, values = ids[order], values[order]
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    return ids[starts], np.add.reduceat(values, starts)
 
 
 def _hits(con: sqlite3.Connection, scored: list[tuple[int, float]]) -> list[Hit]:
@@ -520,8 +492,14 @@ def _hits(con: sqlite3.Connection, scored: list[tuple[int, float]]) -> list[Hit]
 
 
 def _names(con: sqlite3.Connection, q: str, limit: int) -> list[Hit]:
-    rows = con.execute(
-        "SELECT n.key, n.type, n.label, n.n_papers, bm25(name_fts, 2.0, 1.0) AS s "
-        "FROM name_fts JOIN name n ON n.id = name_fts.rowid WHERE name_fts MATCH ? "
-        "ORDER BY s, n.n_papers DESC LIMIT ?", (q, limit)).fetchall()
-    return [Hit(k, t, lab, -s, None, f"{n} paper{'s' if n != 1 else ''}") for k, t, lab, n, s in rows]
+    """Authors and entities by BM25 of their names, then by their number of papers."""
+    scored = con.execute("SELECT rowid, bm25(name_fts, 2.0, 1.0) FROM name_fts WHERE name_fts MATCH ?", (q,)).fetchall()
+    if not scored:
+        return []
+    # Only names scored as well as the limit-th can be returned; join just those (with all ties).
+    cut = heapq.nsmallest(limit, (s for _, s in scored))[-1]
+    scores = {r: s for r, s in scored if s <= cut}
+    rows = con.execute(f"SELECT id, key, type, label, n_papers FROM name WHERE id IN ({','.join('?' * len(scores))})",
+                       list(scores)).fetchall()
+    rows.sort(key=lambda r: (scores[r[0]], -(r[4] or 0), r[0]))
+    return [Hit(k, t, lab, -scores[i], None, f"{n} paper{'s' if n != 1 else ''}") for i, k, t, lab, n in rows[:limit]]

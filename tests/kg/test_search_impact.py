@@ -161,3 +161,15 @@ def test_equal_scores_come_in_index_order(tmp_path):
     expected = [f"paper:a{i:02}" for i in range(50)] + [f"paper:b{i:02}" for i in range(50)]
     for limit in (3, 55):
         assert [h.key for h in search(path, "learning model", limit=limit).papers] == expected[:limit]
+
+
+@pytest.mark.parametrize("query", ["learning", "graph network", "zoe", "model learning", "sparse"])
+@pytest.mark.parametrize("limit", [1, 2, 10])
+def test_names_ranked_as_by_sql(indexes, query, limit):
+    con = sqlite3.connect(indexes["impact"])
+    expected = con.execute(
+        "SELECT n.key FROM name_fts JOIN name n ON n.id = name_fts.rowid WHERE name_fts MATCH ? "
+        "ORDER BY bm25(name_fts, 2.0, 1.0), n.n_papers DESC, n.id LIMIT ?",
+        (" AND ".join(f'"{w}"' for w in query.split()), limit)).fetchall()
+    assert [h.key for h in search(indexes["impact"], query, limit=limit).names] == [k for (k,) in expected]
+    assert expected
