@@ -317,8 +317,17 @@ def _resolve_names(con: sqlite3.Connection, text: str, types: tuple[str, ...], w
             f"WHERE name_fts MATCH ? AND n.type IN ({marks})", (fts_query(text), *types)).fetchall()
     if rows:
         return [r[0] for r in rows]
-    labels = [r[0] for r in con.execute(f"SELECT label FROM name WHERE type IN ({marks})", types)]
-    raise NotFoundError(_no_match(what, text, labels))
+    # Close matches among the names sharing a word first: difflib over all 35k authors of a
+    # 100k-paper index takes 300 ms, over those sharing a word a few ms.
+    near = [r[0] for r in con.execute(
+        f"SELECT n.label FROM name_fts JOIN name n ON n.id = name_fts.rowid "
+        f"WHERE name_fts MATCH ? AND n.type IN ({marks})", (fts_query(text, any_word=True), *types))
+    ] if fts_query(text) else []
+    message = _no_match(what, text, near)
+    if message.endswith("; no close matches"):
+        labels = [r[0] for r in con.execute(f"SELECT label FROM name WHERE type IN ({marks})", types)]
+        message = _no_match(what, text, labels)
+    raise NotFoundError(message)
 
 
 def _no_match(what: str, text: str, labels: list[str]) -> str:

@@ -98,6 +98,9 @@ def test_empty_query_lists_newest_first(index):
 def test_unknown_filter_names_close_matches(index):
     with pytest.raises(NotFoundError, match=r"no author named 'Ann Leee'; close matches: Ann Lee"):
         search(index, "x", author="Ann Leee")
+    # No word in common with any author: the close matches come from all names.
+    with pytest.raises(NotFoundError, match=r"no author named 'Renzh Xuu'; close matches: Renzhe Xu"):
+        search(index, "x", author="Renzh Xuu")
     with pytest.raises(NotFoundError, match=r"no method named 'Transformer'; no close matches"):
         search(index, "x", method="Transformer")
     with pytest.raises(NotFoundError, match=r"no category named 'Theroy'; close matches: theory"):
