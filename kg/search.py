@@ -470,6 +470,8 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
     parts = [impacts[w] for w in frequent]  # in query order, as FTS5 adds its phrases' contributions
     if rare:  # at most impact_min_df rows per word
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?", (fts,)).fetchall()
+        if not rows and not any_word:
+            return []
         parts.insert(0, (np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows)),
                          np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows))))
     (n,) = con.execute("SELECT max(id) FROM paper").fetchone()
