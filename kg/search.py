@@ -248,16 +248,14 @@ def _write_impacts(con: sqlite3.Connection, min_df: int) -> None:
     con.execute("CREATE VIRTUAL TABLE temp.paper_vocab USING fts5vocab(main, paper_fts, row)")
     terms = con.execute("SELECT term, doc FROM temp.paper_vocab WHERE doc >= ?", (min_df,)).fetchall()
     con.execute("DROP TABLE temp.paper_vocab")
-    rows = []
-    for term, df in terms:
+    for term, _ in terms:
         ids_scores = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?",
                                  (_quote(term),)).fetchall()
         ids = np.fromiter((r for r, _ in ids_scores), dtype="<i4", count=len(ids_scores))
         scores = np.fromiter((-s for _, s in ids_scores), dtype="<f8", count=len(ids_scores))
         order = np.argsort(ids, kind="stable")  # FTS5 returns rowid order; do not depend on it
         ids, scores = ids[order], scores[order]
-        rows.append((term, len(ids), ids.tobytes(), scores.tobytes()))
-    con.executemany("INSERT INTO impact VALUES (?, ?, ?, ?)", rows)
+        con.execute("INSERT INTO impact VALUES (?, ?, ?, ?)", (term, len(ids), ids.tobytes(), scores.tobytes()))
 
 
 def _quote(word: str) -> str:
