@@ -42,7 +42,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
@@ -61,6 +61,8 @@ RULE_CORE = "concept_core"
 RULE_TASK = "concept_task"
 RULE_TOPIC = "concept_topic"
 RULE_ABBREVIATION = "concept_abbreviation"
+#: ``doc.user_data`` key: {spans_key: [(start_char, end_char, name, rule), ...]}, the spans as plain data.
+ITEMS_KEY = "paperkg_concept_items"
 _HEAD_LABEL = "paperkg_concept_head"
 # When two rules find the same span, the first of these names it.
 _RULE_RANK = {RULE_TOPIC: 0, RULE_TASK: 1, RULE_HEAD: 2, RULE_CORE: 3, RULE_ABBREVIATION: 4}
@@ -174,8 +176,11 @@ def _plurals(word: str) -> tuple[str, ...]:
 HEAD_FORMS = frozenset(f for h in HEADS for f in _plurals(h.lower().split("-")[-1]))
 # Text that must not be read as words: inline math, LaTeX commands, HTML tags, and
 # parenthesised acronyms inside a phrase ("Zeroth-Order (ZO) Hessian estimation").
-_MASK = re.compile(r"\$[^$]{0,400}\$|\*{1,3}|\\[A-Za-z]{1,30}|<[^<>]{0,300}>|&[a-z]{2,8};|"
+# Every branch starts with a literal character, so ``re`` skips ahead to those characters
+# instead of trying each branch at every position (``\*\*{0,2}`` is ``\*{1,3}``).
+_MASK = re.compile(r"\$[^$]{0,400}\$|\*\*{0,2}|\\[A-Za-z]{1,30}|<[^<>]{0,300}>|&[a-z]{2,8};|"
                    r"\((?P<acr>[A-Z][A-Za-z0-9\-]{0,9}[A-Z0-9]s?)\)")
+_OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace other than the space character
 _WORD_OK = re.compile(r"[^\W_][\w\-‑'’]{0,40}")
 _ACRONYM = re.compile(r"[A-Z][A-Za-z0-9\-]{0,9}[A-Z0-9]s?")
 _QUICK = re.compile(r"[A-Za-z]{3}")
@@ -205,14 +210,23 @@ def _display_word(word: str, text: str, start: int, title_case: bool = False) ->
 
 
 def _initials_match(words: list[str], short: str) -> int:
-    """How many trailing words spell ``short`` by initials (0 if none): ``Zeroth-Order`` = ZO."""
+    """How many trailing words spell ``short`` by initials (0 if none): ``Zeroth-Order`` = ZO.
+
+    Examples
+    --------
+    >>> _initials_match(["we", "use", "Zeroth-Order"], "ZO"), _initials_match(["Graph", "of", "Thought"], "GoT")
+    (1, 3)
+    """
     letters = short.rstrip("s") if short[:-1].isupper() else short
     letters = "".join(c for c in letters if c.isalnum()).upper()
+    every = content = ""  # initials of words[-k:], all parts / parts that are not stopwords
     for k in range(1, min(len(words), len(letters)) + 1):
-        parts = [p for w in words[-k:] for p in re.split(r"[-‑]", w) if p]
-        if "".join(p[0] for p in parts).upper() == letters:
+        parts = [p for p in words[-k].replace("‑", "-").split("-") if p]
+        every = "".join(p[0] for p in parts).upper() + every
+        if every == letters:
             return k
-        if "".join(p[0] for p in parts if p.lower() not in STOPWORDS).upper() == letters:
+        content = "".join(p[0] for p in parts if p.lower() not in STOPWORDS).upper() + content
+        if content == letters:
             return k
     return 0
 
@@ -259,15 +273,18 @@ class ConceptFinder:
         self._rules = {nlp.vocab.strings[r]: r for r in (RULE_TASK, RULE_TOPIC)}
 
     def __call__(self, doc: Doc) -> Doc:
-        spans = []
+        found: list[tuple[Span, int, int, str, str]] = []
         text = doc_text(doc)
         if text and _QUICK.search(text):
-            spans = self._find(doc, text)
-        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
+            found = self._find(doc, text)
+        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=[f[0] for f in found])
+        # the same, as plain data, for extract_raw (reading Span attributes back is slow)
+        doc.user_data.setdefault(ITEMS_KEY, {})[self.spans_key] = [f[1:] for f in found]
         return doc
 
     # -- internals -------------------------------------------------------------------------
-    def _find(self, doc: Doc, text: str) -> list[Span]:
+    def _find(self, doc: Doc, text: str) -> list[tuple[Span, int, int, str, str]]:
+        """Each concept span with its (start_char, end_char, name, rule), in token order."""
         acronyms: list[tuple[int, int, str]] = []
 
         def blank(m: re.Match[str]) -> str:
@@ -276,6 +293,8 @@ class ConceptFinder:
             return " " * (m.end() - m.start())
 
         masked = _MASK.sub(blank, text)
+        # ``masked`` with every whitespace character a plain space, for ``str.rfind``
+        spaced = masked if masked.isprintable() else _OTHER_SPACE.sub(" ", masked)
         abbr = _local_abbreviations(masked, acronyms)
         ext = doc._.abbreviations if Doc.has_extension("abbreviations") else None
         if isinstance(ext, dict):
@@ -294,7 +313,7 @@ class ConceptFinder:
                 hs = token.idx
                 he = hs + len(token)
                 if he >= n or masked[he] not in "-‑":
-                    found.extend(self._head_candidates(text, masked, hs, he, abbr, bounds))
+                    found.extend(self._head_candidates(text, masked, spaced, hs, he, abbr, bounds))
                 continue
             span = doc[s:e]
             title_case = span[-1].text[:1].isupper()
@@ -317,7 +336,7 @@ class ConceptFinder:
                 for s in _find_word(text, short):
                     by_key[key].append((s, s + len(short), by_key[key][0][2], RULE_ABBREVIATION))
 
-        spans: list[Span] = []
+        made: list[tuple[int, int, tuple[Span, int, int, str, str]]] = []
         seen: set[tuple[int, int, str]] = set()
         for key, cands in by_key.items():
             cands.sort(key=lambda c: _RULE_RANK.get(c[3], 9))
@@ -329,11 +348,11 @@ class ConceptFinder:
                 span = doc.char_span(start, end, label=CONCEPT, kb_id=name, span_id=rule,
                                      alignment_mode="expand")
                 if span is not None:
-                    spans.append(span)
-        spans.sort(key=lambda sp: (sp.start, sp.end))
-        return spans
+                    made.append((span.start, span.end, (span, span.start_char, span.end_char, name, rule)))
+        made.sort(key=lambda m: (m[0], m[1]))  # stable: equal spans keep their order
+        return [m[2] for m in made]
 
-    def _head_candidates(self, text: str, masked: str, hs: int, he: int, abbr: dict[str, str],
+    def _head_candidates(self, text: str, masked: str, spaced: str, hs: int, he: int, abbr: dict[str, str],
                          bounds: list[tuple[int, int]] | None) -> list[tuple[int, int, str, str]]:
         lo = 0
         if bounds is not None:
@@ -362,15 +381,15 @@ class ConceptFinder:
         # forms and evaluative words ("novel", "efficient").
         mods: list[tuple[int, str]] = []
         pos = ws
-        while len(mods) < _MAX_MODIFIERS and pos > lo and masked[pos - 1].isspace():
+        while len(mods) < _MAX_MODIFIERS and pos > lo and spaced[pos - 1] == " ":
             j = pos - 1
-            while j > lo and masked[j - 1].isspace():
+            while j > lo and spaced[j - 1] == " ":
                 j -= 1
-            k = j
-            while k > lo and not masked[k - 1].isspace() and j - k <= _MAX_WORD:
-                k -= 1
+            # the word ending at j: back to the previous space, at most _MAX_WORD + 1 characters
+            bound = max(lo, j - _MAX_WORD - 1)
+            k = spaced.rfind(" ", bound, j) + 1 or bound
             word = masked[k:j]
-            if not _modifier_ok(word) or (k > lo and not masked[k - 1].isspace()):
+            if not _modifier_ok(word) or (k > lo and spaced[k - 1] != " "):
                 break
             mods.insert(0, (k, word))
             pos = k
@@ -396,6 +415,7 @@ class ConceptFinder:
         return out
 
 
+@lru_cache(maxsize=1 << 16)
 def _modifier_ok(word: str) -> bool:
     """May ``word`` stand before a head inside a concept phrase?"""
     low = word.lower()
@@ -429,11 +449,13 @@ def _find_word(text: str, word: str) -> list[int]:
 
 def _choose_name(names: Iterable[str]) -> str:
     """The most frequent spelling; ties go to the one with more capitals kept (``Hessian``)."""
-    counts = Counter(names)
-    if not counts:
+    names = names if isinstance(names, list) else list(names)
+    if not names:
         return ""
-    if len(counts) == 1:
-        return next(iter(counts))
+    first = names[0]
+    if all(n == first for n in names):  # the usual case: one spelling
+        return first
+    counts = Counter(names)
     return max(counts, key=lambda n: (counts[n], n != n.lower(), n))
 
 
@@ -460,21 +482,39 @@ def concepts_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY,
     field : str
         ``"abstract"`` or ``"title"``: which record field the Doc's text is.
     """
-    groups: dict[str, list[Span]] = {}
-    for span in doc.spans.get(spans_key, ()):
-        name = span.kb_id_
-        if name:
-            groups.setdefault(concept_key(name), []).append(span)
+    items = [(s.start_char, s.end_char, s.kb_id_, s.id_) for s in doc.spans.get(spans_key, ())]
+    return entities_from_items(items, doc_text(doc), lambda s, e, t, r: Mention(s, e, t, r, field))
+
+
+def entities_from_items(items: Iterable[Sequence], text: str,
+                        mention: Callable[[int, int, str, str], Mention | None]) -> list[Entity]:
+    """:func:`concepts_from_doc` on plain ``(start_char, end_char, name, rule)`` items.
+
+    The component keeps its spans as such items in ``doc.user_data[ITEMS_KEY][spans_key]``;
+    :func:`extractors.pipeline.extract_raw` reads them from there (reading Span attributes
+    back costs more than finding the concepts). ``mention(start, end, text, rule)`` makes
+    each mention (None drops it), so a caller maps offsets to a record field in the same pass.
+    Entities are ordered by their first mention in ``text``, mentions by (start, end, rule).
+
+    Examples
+    --------
+    >>> [e.name for e in entities_from_items([(9, 27, "federated learning", "concept_topic")],
+    ...                                      "We study federated learning.", lambda *m: Mention(*m))]
+    ['federated learning']
+    """
+    groups: dict[str, list[Sequence]] = {}
+    for item in items:
+        if item[2]:
+            groups.setdefault(concept_key(item[2]), []).append(item)
     out = []
-    text = doc_text(doc)
-    for spans in groups.values():
-        name = spans[0].kb_id_
-        mentions = tuple(sorted({Mention(s.start_char, s.end_char, text[s.start_char:s.end_char], s.id_, field)
-                                 for s in spans}, key=lambda m: (m.start, m.end, m.rule)))
-        aliases = tuple(sorted({m.text for m in mentions} - {name}))
-        out.append(Entity(EntityType.CONCEPT, name, None, aliases, mentions))
-    out.sort(key=lambda e: e.mentions[0].start if e.mentions else 0)
-    return out
+    for group in groups.values():
+        name = group[0][2]
+        spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
+        aliases = tuple(sorted({text[s:e] for s, e, _r in spots} - {name}))
+        mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
+        out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
+    out.sort(key=lambda x: x[0])
+    return [x[1] for x in out]
 
 
 # -- corpus level ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import spacy
 from spacy.language import Language
@@ -28,11 +28,13 @@ from kg.records import Citation, Entity, Mention, Record
 #: Between title and abstract in the processed text; a paragraph break stops every rule.
 SEPARATOR = "\n\n"
 
-#: The other engineer's components: (factory, module, function that reads a doc).
+#: The components after the entities: (factory, module, function that reads a doc).
 _OPTIONAL = (
     ("paperkg_concepts", "extractors.concepts", "concepts_from_doc"),
     ("paperkg_citations", "extractors.citations", "citations_from_doc"),
 )
+
+MentionMaker = Callable[[int, int, str, str], "Mention | None"]
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,39 @@ def _split_mention(m: Mention, abstract_start: int) -> Mention | None:
     return None
 
 
+def _mention_maker(abstract_start: int) -> MentionMaker:
+    """``mention(start, end, text, rule)`` for offsets into the joined text: the Mention in its
+    field (None when it crosses the boundary); the same as :func:`_split_mention`."""
+    if abstract_start < 0:
+        return lambda s, e, t, r: Mention(s, e, t, r, "title")
+    title_end = abstract_start - len(SEPARATOR)
+
+    def mention(s: int, e: int, t: str, r: str) -> Mention | None:
+        if s >= abstract_start:
+            return Mention(s - abstract_start, e - abstract_start, t, r, "abstract")
+        if e <= title_end:
+            return Mention(s, e, t, r, "title")
+        return None
+
+    return mention
+
+
+def _read_concepts(doc: Any, mention: MentionMaker) -> list[Entity]:
+    """The concept component's results from its plain copy in ``doc.user_data`` (see
+    :func:`extractors.concepts.entities_from_items`): this pipeline ran it, so the copy
+    matches ``doc.spans``."""
+    from extractors.concepts import ITEMS_KEY, SPANS_KEY, entities_from_items
+
+    items = (doc.user_data.get(ITEMS_KEY) or {}).get(SPANS_KEY)
+    if items is None:
+        items = [(s.start_char, s.end_char, s.kb_id_, s.id_) for s in doc.spans.get(SPANS_KEY, ())]
+    return entities_from_items(items, doc_text(doc), mention)
+
+
+#: Readers that map mentions to their field themselves: factory -> reader(doc, mention).
+_MAPPED_READERS: dict[str, Callable[[Any, MentionMaker], list[Entity]]] = {"paperkg_concepts": _read_concepts}
+
+
 def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
                   readers: list[tuple[str, Any]]) -> RawExtraction:
     def field_of(s: int) -> tuple[str, int]:
@@ -140,14 +175,19 @@ def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
             return "title", 0
         return ("abstract", abstract_start) if s >= abstract_start else ("title", 0)
 
+    mention = _mention_maker(abstract_start)
     entities: list[Entity] = []
     for ent in entities_from_doc(doc):
-        mentions = tuple(x for x in (_split_mention(m, abstract_start) for m in ent.mentions) if x)
+        mentions = tuple(x for x in (mention(m.start, m.end, m.text, m.rule) for m in ent.mentions) if x)
         if mentions:
             entities.append(Entity(ent.type, ent.name, ent.role, ent.aliases, mentions))
     citations: list[Citation] = []
     for factory, reader in readers:
         try:
+            mapped = _MAPPED_READERS.get(factory)
+            if mapped is not None:
+                entities.extend(mapped(doc, mention))
+                continue
             found = reader(doc)
         except Exception:  # the other components must not take the whole extraction down
             continue
