@@ -156,6 +156,7 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
     del G
     lat: dict[str, list[float]] = {v: [] for v in paths}
     worst: dict[str, dict[str, tuple[float, str]]] = {v: {} for v in paths}
+    per_query: dict[str, dict[str, list[float]]] = {v: {} for v in paths}
     mismatches = []
     for r in range(repeat):
         for kind, q, kw in qs:
@@ -165,6 +166,7 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
                 res = modules[variant].search(paths[variant], q, limit=10, **kw)
                 ms = (time.perf_counter() - t0) * 1000
                 lat[variant].append(ms)
+                per_query[variant].setdefault(f"{q!r} {kw}" if kw else repr(q), []).append(ms)
                 if ms > worst[variant].get(kind, (0.0, ""))[0]:
                     worst[variant][kind] = (ms, f"{q!r} {kw}" if kw else repr(q))
                 tops[variant] = [(h.key, h.score) for h in res.papers]
@@ -172,8 +174,11 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
                 mismatches += [f"{v}: {q!r} {kw}" for v in ("fts5", "impact") if not _same(tops["before"], tops[v])]
     for variant in paths:
         v = lat[variant]
+        # The slowest query by the median of its runs: one run can stall on a loaded machine.
+        slowest = max(per_query[variant].items(), key=lambda kv: statistics.median(kv[1]))
         out[variant] = {"median": round(statistics.median(v), 2), "p95": round(_pct(v, 0.95), 2),
-                        "max": round(max(v), 2),
+                        "max": round(max(v), 2), "slowest_query_median": round(statistics.median(slowest[1]), 2),
+                        "slowest_query": slowest[0],
                         "worst_by_kind": {k: f"{ms:.1f} {q}" for k, (ms, q) in sorted(worst[variant].items())}}
     out["queries"] = len(qs)
     out["runs_per_variant"] = len(lat["impact"])
@@ -199,11 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         row["load_before"], row["load_after"] = round(load, 2), round(os.getloadavg()[0], 2)
         rows.append(row)
         print(json.dumps(row, indent=1), flush=True)
-    print(f"\n{'papers':>8} {'index':>7} {'build s':>8} {'MB':>6} {'ms median':>10} {'p95':>7} {'max':>7}  load")
+    print(f"\n{'papers':>8} {'index':>7} {'build s':>8} {'MB':>6} {'ms median':>10} {'p95':>7} {'max':>7} "
+          f"{'slowest query (median)':>40}  load")
     for r in rows:
         for v in ("before", "fts5", "impact"):
             print(f"{r['papers']:>8} {v:>7} {r[v + '_index_s']:>8} {r[v + '_index_mb']:>6} {r[v]['median']:>10} "
-                  f"{r[v]['p95']:>7} {r[v]['max']:>7}  {r['load_before']}-{r['load_after']}")
+                  f"{r[v]['p95']:>7} {r[v]['max']:>7} {r[v]['slowest_query'][:30]:>32} {r[v]['slowest_query_median']:>7}"
+                  f"  {r['load_before']}-{r['load_after']}")
     bad = [m for r in rows for m in r["top10_mismatches"]]
     print("top 10 identical to before's for every query" if not bad else f"top 10 differ for: {bad}")
     return 0

@@ -12,8 +12,9 @@ FTS5 computes BM25 for every row that matches, about 2 µs a row: a word in 40% 
 rows by score cannot be known before all are scored (FTS5 cannot stop early for ``bm25``).
 Frequent terms therefore get *impact lists* at index time, in the spirit of the precomputed
 impacts of Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008),
-§7.1.3-7.1.5: for every term in at least ``impact_min_df`` papers (default
-:data:`IMPACT_MIN_DF`), the table ``impact`` holds all the papers containing it, with the
+§7.1.3-7.1.5: for every term in at least ``impact_min_df`` papers (by default 5% of the papers,
+at least 1,000 and at most 5,000: :func:`default_impact_min_df`), the table ``impact`` holds all
+the papers containing it, with the
 term's BM25 contribution to each, as FTS5 itself computed it for the one-word query. FTS5's
 BM25 is a sum over the query's phrases of a contribution that depends only on the phrase and
 the row (IDF and average length are global), so a query's score is the sum of its words':
@@ -68,8 +69,8 @@ from kg.text import fold, match_key
 
 #: BM25 column weights: title, abstract, entities, authors.
 BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)
-#: Terms in at least this many papers get an impact list (0: none). FTS5 scores a rarer word's
-#: rows itself: fewer than this many, about 2 µs each, so at most about 10 ms.
+#: Most papers a term can be in without an impact list: FTS5 scores a rarer word's rows itself,
+#: about 2 µs each, so at most about 10 ms.
 IMPACT_MIN_DF = 5000
 SEARCH_SCHEMA = "2"
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -137,7 +138,7 @@ def _graph_of(source: nx.MultiDiGraph | Iterable[Record]) -> nx.MultiDiGraph:
 
 
 def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | Path, *,
-                       impact_min_df: int = IMPACT_MIN_DF) -> int:
+                       impact_min_df: int | None = None) -> int:
     """Write the search index of a graph (or of records) to ``path``, atomically.
 
     Parameters
@@ -148,7 +149,8 @@ def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | P
         The index file, replaced as a whole.
     impact_min_df
         Terms in at least this many papers get an impact list (see the module docstring);
-        0 gives none, so every query is scored by FTS5 alone.
+        ``None``: :func:`default_impact_min_df` of the number of papers; 0: no lists, so every
+        query is scored by FTS5 alone.
 
     Returns
     -------
@@ -174,13 +176,27 @@ def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | P
     return n
 
 
-def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph, impact_min_df: int) -> int:
+def default_impact_min_df(n_papers: int) -> int:
+    """Terms in this many of ``n_papers`` papers get impact lists by default: 5%, in [1000, 5000].
+
+    Below 1,000 rows FTS5 scores a word in about 2 ms; above 5,000 a rare word would cost more
+    than 10 ms. In between, 5% keeps the lists at about a fifth of the index.
+
+    Examples
+    --------
+    >>> default_impact_min_df(10_000), default_impact_min_df(50_000), default_impact_min_df(1_000_000)
+    (1000, 2500, 5000)
+    """
+    return min(IMPACT_MIN_DF, max(1000, n_papers // 20))
+
+
+def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph, impact_min_df: int | None) -> int:
     con.execute("PRAGMA journal_mode=OFF")
     con.execute("PRAGMA synchronous=OFF")
     con.executescript(_DDL)
     con.executemany("INSERT INTO meta VALUES (?, ?)", [
         ("search_schema", SEARCH_SCHEMA), ("schema_version", str(G.graph.get("schema_version"))),
-        ("pipeline_version", str(G.graph.get("pipeline_version"))), ("impact_min_df", str(impact_min_df))])
+        ("pipeline_version", str(G.graph.get("pipeline_version")))])
     name_ids: dict[str, int] = {}
     name_rows, name_fts, alias_rows = [], [], []
     for key, d in G.nodes(data=True):
@@ -233,6 +249,9 @@ def _fill(con: sqlite3.Connection, G: nx.MultiDiGraph, impact_min_df: int) -> in
                 (f"bm25({', '.join(str(w) for w in BM25_WEIGHTS)})",))
     con.execute("INSERT INTO paper_fts(paper_fts) VALUES ('optimize')")
     con.execute("INSERT INTO name_fts(name_fts) VALUES ('optimize')")
+    if impact_min_df is None:
+        impact_min_df = default_impact_min_df(len(papers))
+    con.execute("INSERT INTO meta VALUES ('impact_min_df', ?)", (str(impact_min_df),))
     if impact_min_df > 0:
         _write_impacts(con, impact_min_df)
     con.commit()
@@ -466,7 +485,7 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
                            (fts, limit)).fetchall()
         return _hits(con, [(r, -s) for r, s in rows])
     parts = [impacts[w] for w in frequent]  # in query order, as FTS5 adds its phrases' contributions
-    if rare:  # at most impact_min_df rows per word
+    if rare:  # in fewer than impact_min_df papers each
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?", (fts,)).fetchall()
         if not rows and not any_word:
             return []

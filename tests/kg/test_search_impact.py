@@ -173,3 +173,12 @@ def test_names_ranked_as_by_sql(indexes, query, limit):
         (" AND ".join(f'"{w}"' for w in query.split()), limit)).fetchall()
     assert [h.key for h in search(indexes["impact"], query, limit=limit).names] == [k for (k,) in expected]
     assert expected
+
+
+def test_default_threshold_is_recorded(tmp_path):
+    path = tmp_path / "s.sqlite"
+    build_search_index(corpus(with_names=False), path)
+    con = sqlite3.connect(path)
+    # 300 papers: the default (5%, at least 1,000 papers) lists no term.
+    assert con.execute("SELECT value FROM meta WHERE key = 'impact_min_df'").fetchone() == ("1000",)
+    assert con.execute("SELECT count(*) FROM impact").fetchone() == (0,)
