@@ -178,6 +178,11 @@ _METHOD_HEAD_WORD = re.compile(
     r"language model|LLM|classifier)\b")
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion MNIST"
+#: Sources that are generic on their own (stop names) but name a dataset before a data head noun.
+_SOURCE_WORDS = ("Wikipedia", "Twitter", "Reddit", "Weibo", "Stack Overflow", "StackOverflow", "Wikidata")
+_SOURCE_DATA = re.compile(
+    r"(?<![\w-])(?P<name>Wikipedia|Twitter|Reddit|(?:Sina )?Weibo|Stack ?Overflow|Wikidata)\s+"
+    r"(?:data(?:\s?sets?)?|corpus|corpora|database|collection|dumps?)\b")
 _BENCH_AFTER = re.compile(
     rf"(?P<list>{_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_ITEM}){{0,8}}(?:,?\s+(?:and|or|&)\s+(?:the\s+)?{_ITEM})?)"
     rf"\s+(?P<head>benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
@@ -789,6 +794,10 @@ class EntityRecognizer:
                     continue
                 ok_loose = loose and not _sentence_initial(ct, ls) and item.lower() not in _NOT_DATASET_WORDS
                 add(ls, le, BENCHMARK, USED, "bench_head", 2, loose=ok_loose)
+        if any(w in ct for w in _SOURCE_WORDS):
+            # "Wikipedia corpus", "Twitter dataset": a generic source is a dataset only with a data head
+            for m in _SOURCE_DATA.finditer(ct):
+                out.append(_Cand(*view.span_to_orig(*m.span("name")), BENCHMARK, USED, "bench_head", None, 2))
         for m in _BENCH_BEFORE.finditer(ct):
             items = _list_items(ct, m.start("list"), m.end("list"))
             if m.group("trigger") is None:
