@@ -295,7 +295,7 @@ _PASSIVE_BEFORE = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?$")
 _EXTEND_WORDS = (" extend ", " generalize ", " adapt ", " lift ")  # the verb as _EXTEND needs it
 #: substrings without which _CALLED cannot match (``str.__contains__`` is cheaper than any regex scan)
 _CALLED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "e call", "e name", "e dub",
-                 "e term", "e coin", "refer", "denote")
+                 "e term", "e coin", "refer", "denote", "d call", "d term", "d dub", "d coin")
 _CITATION = re.compile(
     r"\((?:[A-Z][\w'’-]+(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’-]+)?,?\s+"
     r"(?:19|20)\d\d[a-z]?(?:;[^()]{0,80})?)\)")
@@ -512,6 +512,8 @@ class EntityRecognizer:
                 return  # one capitalised word is a name only when the phrase ends there ("Tango, a ...")
             if entry is None and _NONE_LAST_WORD.search(name):
                 return  # "Low-Norm Effect", "Generative AI Paradox"
+            if entry is None and "-" in name and name.rsplit("-", 1)[1].islower() and gaz.is_stop(name.split("-", 1)[0]):
+                return  # "RL-training", "LLM-generated": a generic word and a modifier
             if entry is None and "-" in name:
                 base = gaz.lookup(name.split("-", 1)[0])
                 if base is not None and base.type == "benchmark" and not _MODEL_SIZE_TOKEN.fullmatch(name):
@@ -659,9 +661,10 @@ class EntityRecognizer:
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
                 continue
             hm = _OUR_HEAD_NAME.match(ct, m.start())
-            if hm is not None and self.is_name(hm.group("name")) and gaz.lookup(hm.group("name")) is None \
+            if hm is not None and self.is_name(hm.group("name"), loose=True) and gaz.lookup(hm.group("name")) is None \
                     and not _LOWER_LAST_PART.search(hm.group("name")):
-                add(hm.start("name"), hm.end("name"), _head_label(hm.group("head")) or METHOD, PROPOSED, "our", 3)
+                add(hm.start("name"), hm.end("name"), _head_label(hm.group("head")) or METHOD, PROPOSED, "our", 3,
+                    loose=True)
                 continue
             name = m.group("name")
             if _LOWER_LAST_PART.search(name):

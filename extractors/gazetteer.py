@@ -19,7 +19,8 @@ GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _PLURAL_WORD = re.compile(
     r"(networks|nets|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
-    r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts)$"
+    r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts|"
+    r"ensembles|kernels|filters|samplers|solvers|classifiers|regressors|mechanisms|operators)$"
 )
 
 
