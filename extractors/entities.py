@@ -158,6 +158,10 @@ _CALLED = re.compile(
     rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+)?(?:``|[\"“'])?"
     rf"(?P<name>{_TITLE_PHRASE}(?=(?:''|[\"”'])?(?:\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b))|{_NAME})"
 )
+_EARLIER_WORK = re.compile(r"\b(?:recently (?:proposed|introduced|developed)|existing|prior|previous|popular|"
+                           r"classical|well-known|standard|widely used)\b", re.IGNORECASE)
+# "a new challenge named reliability bias": a challenge or issue named in lower case is a phenomenon
+_CHALLENGE_BEFORE = re.compile(r"\b(?:challenges?|issues?|phenomen(?:on|a)|problems?|behaviou?rs?)\s+(?:named|called|termed|dubbed)\s+$")
 _LOWER_NAME = re.compile(r"[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}(?=\s*(?:[.,;:(]|$))")
 _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined")
 _APPOSITIVE = re.compile(
@@ -569,6 +573,10 @@ class EntityRecognizer:
                 k += 1
             role = USED if _CITATION.match(ct, k) else PROPOSED  # "termed X (Olsson et al., 2022)": cited
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
+            sent = ct[max(0, m.start() - 60):m.start()]
+            sent = sent[sent.rfind(". ") + 1:]
+            if _EARLIER_WORK.search(sent):
+                role = USED  # "a recently proposed algorithm called GraB"
             if name.islower() and not trigger.startswith(("namely", "denote")):
                 # "and call this approach consistency fine-tuning.": a lower-case name of at most four
                 # words ending the clause, after a naming verb of the authors or a method head noun;
@@ -582,6 +590,7 @@ class EntityRecognizer:
                 lp = _LOWER_NAME.match(ct, ps)
                 strong = _STRONG_NAMING.search(trigger) is not None
                 if lp is not None and (strong or self._label_before(ct, m.start()) is not None) \
+                        and not _CHALLENGE_BEFORE.search(sent) \
                         and (" " in lp.group(0) or "-" in lp.group(0) or strong) \
                         and not any(w in _PHRASE_STOP for w in lp.group(0).split()) \
                         and not gaz.is_stop(lp.group(0)) and not _GENERIC_CLASS.search(lp.group(0)) \
@@ -686,6 +695,8 @@ class EntityRecognizer:
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
             head = long_words[-1] if long_words else ""
             label = _abbreviation_label(d.long, title_case)
+            if "-to-" in d.long and d.long[:1].islower():
+                continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
             if label is None and not title_case:
                 untyped_shorts.add(d.short)
             pe = _last_before(proposal_orig, d.long_start)
@@ -745,7 +756,7 @@ class EntityRecognizer:
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
             descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner) \
                 and _gap_head(_strip_markup(text[pe:es])) != "n"  # "a weaker notion of *X*"
-            if _NONE_LAST_WORD.search(" " + inner):
+            if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner):
                 continue
             if self.is_name(inner) or descriptive:
                 label = self._label_after(text, after, clean=False) or METHOD
