@@ -495,6 +495,8 @@ class EntityRecognizer:
         def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
                 loose: bool = False) -> None:
             cs, ce = _trim_modifier(ct, cs, ce)
+            if ct.endswith(("'s", "’s"), cs, ce):
+                ce -= 2  # "Alpaca's 52k data"
             if ce <= cs or (cs > 0 and ct[cs - 1] in "\\^_/=@#:.") or _IN_URL.search(ct, max(0, cs - 80), cs):
                 return
             s, e = view.span_to_orig(cs, ce)
@@ -714,7 +716,8 @@ class EntityRecognizer:
                             label = METHOD
                             break
             if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
-                    and not long_words[0].endswith("ly"):  # "differentially private (DP) algorithms"
+                    and not long_words[0].endswith("ly") \
+                    and not (len(long_words) == 1 and d.long.islower()):  # "differentially private (DP)", "first-order (FO)"
                 label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
@@ -804,6 +807,8 @@ class EntityRecognizer:
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 ls = _skip_function_words(ct, ls, le)
                 item = ct[ls:le]
+                if item in untyped_shorts:
+                    continue  # "IFT datasets": the data of a paradigm named by its acronym
                 if strict and gaz.lookup(item) is None and not self.is_name(item):
                     continue
                 ok_loose = loose and not _sentence_initial(ct, ls) and item.lower() not in _NOT_DATASET_WORDS
@@ -1120,13 +1125,15 @@ def _extend_hyphenated(text: str, s: int, e: int) -> tuple[int, int]:
         k = s - 2
         while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "."):
             k -= 1
+        if text[k:s - 1].islower() and not any(c.isdigit() for c in text[k:s - 1]):
+            break  # "miniature-AlexNet", "sub-MLPs": a lower-case word is a modifier
         s = k
     while e < len(text) - 1 and text[e] == "-" and text[e + 1].isalnum():
         k = e + 1
         while k < len(text) and (text[k].isalnum() or (text[k] == "." and k + 1 < len(text) and text[k + 1].isdigit())):
             k += 1
-        if _MODIFIER_SUFFIX.fullmatch(text[e:k]):
-            break
+        if _MODIFIER_SUFFIX.fullmatch(text[e:k]) or (text[e + 1:k].islower() and text.endswith("ing", e, k)):
+            break  # "BERT-based", "NTK-approximating"
         e = k
     return s, e
 
