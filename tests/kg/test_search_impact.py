@@ -182,3 +182,31 @@ def test_default_threshold_is_recorded(tmp_path):
     # 300 papers: the default (5%, at least 1,000 papers) lists no term.
     assert con.execute("SELECT value FROM meta WHERE key = 'impact_min_df'").fetchone() == ("1000",)
     assert con.execute("SELECT count(*) FROM impact").fetchone() == (0,)
+
+
+@pytest.fixture(scope="module")
+def colm(shared_data, tmp_path_factory):
+    """A real conference (COLM 2024, 299 papers) indexed with impact lists down to 30 papers, and without."""
+    from kg.readers import read_file
+
+    records = list(read_file(shared_data / "confpapers" / "jsonl" / "colm2024.jsonl"))
+    G = build_graph(records)
+    tmp = tmp_path_factory.mktemp("colm")
+    build_search_index(G, tmp / "fts5.sqlite", impact_min_df=0)
+    build_search_index(G, tmp / "impact.sqlite", impact_min_df=30)
+    return records, tmp / "fts5.sqlite", tmp / "impact.sqlite"
+
+
+def test_real_conference_same_ranking(colm):
+    records, fts5, impact = colm
+    con = sqlite3.connect(impact)
+    listed = [t for (t,) in con.execute("SELECT term FROM impact ORDER BY df DESC")]
+    assert len(listed) > 100
+    # The most frequent words alone, in pairs, with a rare word, and the authors' names.
+    queries = listed[:25] + [f"{a} {b}" for a, b in zip(listed[:20], listed[5:25])]
+    queries += [f"{w} {r.title.split()[-1]}" for w, r in zip(listed, records[:20]) if r.title]
+    queries += [r.authors[0] for r in records[:20] if r.authors]
+    for q in queries:
+        for kw in ({}, {"year": 2024}):
+            assert_same_ranking(search(impact, q, limit=N, **kw).papers, search(fts5, q, limit=N, **kw).papers)
+            assert_same_ranking(search(impact, q, limit=5, **kw).papers, search(fts5, q, limit=5, **kw).papers)
