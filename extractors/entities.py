@@ -895,7 +895,7 @@ class EntityRecognizer:
             # words of a title are mostly known terms or modifiers ("LLMs", "RGB-D", "Bures-Wasserstein")
             if len(name) < 3 or not _CAMEL.search(name) or not self.is_name(name) or gaz.lookup(name) is not None:
                 continue
-            if _introduced_in(abstract, name):
+            if _introduced_in(abstract, name) and not _described_as_known(abstract, name):
                 label = self._label_after(ct, m.end()) or METHOD
                 add(m.start(), m.end(), label, PROPOSED, "title_echo", 3)
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
@@ -1201,6 +1201,15 @@ def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
         if ok_left and ok_right:
             yield i, e
         i = text.find(form, i + 1)
+
+
+def _described_as_known(abstract: str, name: str) -> bool:
+    """Does the abstract describe ``name`` as existing work ("TikZ, a well-known graphics language")?"""
+    for s, e in _occurrences(abstract, name):
+        m = _APPOS_AFTER.match(abstract, e, min(len(abstract), e + 80))
+        if m is not None and _USED_MODS.search(m.group(0)):
+            return True
+    return False
 
 
 def _introduced_in(abstract: str, name: str) -> bool:

@@ -77,6 +77,15 @@ def test_not_names(extract, text: str, absent: set) -> None:
     assert not (_names(extract, text) & absent)
 
 
+def test_title_tool_described_as_known_is_not_proposed(extract) -> None:
+    title = "SketchGen: Drawing Figures with PlotLang"
+    text = ("We propose the use of PlotLang, a well-known plotting language, as the target. "
+            "PlotLang offers high-level commands. We present SketchGen, a model that writes it.")
+    roles = {e.name: e.role.value for e in extract(text, title)}
+    assert roles.get("SketchGen") == P
+    assert roles.get("PlotLang") != P
+
+
 def test_gazetteer_helpers() -> None:
     gaz = load_gazetteer()
     assert entity_key("CFR+") != entity_key("CFR")
