@@ -478,34 +478,51 @@ def _ranked(con: sqlite3.Connection, words: list[str], impacts: dict[str, tuple[
             allowed: np.ndarray | None, limit: int, *, any_word: bool = False) -> list[Hit]:
     """The top ``limit`` allowed papers by BM25 for ``words`` (all required, or any with ``any_word``).
 
-    Rare words are matched and scored by FTS5; each frequent word's precomputed contributions are
-    then added into one array indexed by rowid, with a count of the lists each paper is in.
+    Rare words are matched and scored by FTS5. With every word required, only their rows can
+    match: each frequent word's contribution to them is found by binary search in its list.
+    Otherwise every list's contributions are added into one array indexed by rowid, with a count
+    of the lists each paper is in. A word given twice counts twice, as in FTS5.
     """
-    frequent = [w for w in words if w in impacts]
+    frequent: dict[str, int] = {}  # word -> times in the query, in query order
+    for w in words:
+        if w in impacts:
+            frequent[w] = frequent.get(w, 0) + 1
     rare = [w for w in words if w not in impacts]
     fts = (" OR " if any_word else " AND ").join(map(_quote, rare))
     if not frequent and allowed is None:
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank LIMIT ?",
                            (fts, limit)).fetchall()
         return _hits(con, [(r, -s) for r, s in rows])
-    parts = [impacts[w] for w in frequent]  # in query order, as FTS5 adds its phrases' contributions
+    parts = []
     if rare:  # in fewer than impact_min_df papers each
         rows = con.execute("SELECT rowid, rank FROM paper_fts WHERE paper_fts MATCH ?", (fts,)).fetchall()
-        if not rows and not any_word:
-            return []
-        parts.insert(0, (np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows)),
-                         np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows))))
-    (n,) = con.execute("SELECT max(id) FROM paper").fetchone()
-    total = np.zeros(n + 1)
-    count = np.zeros(n + 1, dtype=np.int32)
-    for ids, contribution in parts:  # each list holds a rowid once
-        total[ids] += contribution
-        count[ids] += 1
-    matched = count > 0 if any_word else count == len(parts)
-    if allowed is not None:
-        matched &= allowed
-    ids = np.flatnonzero(matched)
-    score = total[ids]
+        parts.append((np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows)),
+                      np.fromiter((-s for _, s in rows), dtype=np.float64, count=len(rows)), 1))
+    parts += [(*impacts[w], times) for w, times in frequent.items()]
+    if rare and not any_word:
+        ids, score, _ = parts[0]
+        if allowed is not None:
+            inside = allowed[np.minimum(ids, len(allowed) - 1)] & (ids < len(allowed))
+            ids, score = ids[inside], score[inside]
+        for list_ids, contribution, times in parts[1:]:
+            if not len(ids) or not len(list_ids):
+                ids = ids[:0]
+                break
+            pos = np.minimum(np.searchsorted(list_ids, ids), len(list_ids) - 1)
+            found = list_ids[pos] == ids
+            ids, score = ids[found], score[found] + times * contribution[pos[found]]
+    else:
+        (n,) = con.execute("SELECT max(id) FROM paper").fetchone()
+        total = np.zeros(n + 1)
+        count = np.zeros(n + 1, dtype=np.int32)
+        for list_ids, contribution, times in parts:  # each list holds a rowid once
+            total[list_ids] += contribution if times == 1 else times * contribution
+            count[list_ids] += 1
+        matched = count > 0 if any_word else count == len(parts)
+        if allowed is not None:
+            matched &= allowed
+        ids = np.flatnonzero(matched)
+        score = total[ids]
     if len(ids) > limit:
         keep = np.argpartition(-score, limit - 1)[:limit]
         # Papers tied with the last kept score may lie outside ``keep``: take them all, then order.

@@ -21,7 +21,8 @@ VOCAB = ["learning", "model", "neural", "network", "graph", "data", "robust", "s
 FREQ = [0.9, 0.6, 0.45, 0.4, 0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.04, 0.03, 0.02, 0.0]
 QUERIES = ["learning", "model", "neural network", "network neural", "learning learning", "graph data",
            "learning model neural network graph", "bandit", "sparse kernel", "learning bandit", "neural spectral",
-           "hypergraph learning", "learning zyzzyva", "model hypergraph zyzzyva", "zyzzyva", "the", "causal robust"]
+           "hypergraph learning", "learning zyzzyva", "model hypergraph zyzzyva", "zyzzyva", "the", "causal robust",
+           "learning bandit learning model", "network network network sparse", "spectral spectral"]
 N = 300
 
 
@@ -100,7 +101,8 @@ def test_same_ranking_as_fts5(indexes, query, limit):
     {"method": "Graph Network"}, {"category": "Theory"}, {"category": "Graphs", "year": "2015-2020"},
     {"author": "Bo Chen", "method": "BanditNet"},
 ])
-@pytest.mark.parametrize("query", ["learning", "neural network", "learning bandit", "model zyzzyva", "graph"])
+@pytest.mark.parametrize("query", ["learning", "neural network", "learning bandit", "model zyzzyva", "graph",
+                                   "kernel learning kernel model"])
 def test_same_ranking_as_fts5_with_filters(indexes, query, kw):
     exact = search(indexes["fts5"], query, limit=N, **kw).papers
     for name in ("impact", "all"):
