@@ -21,10 +21,12 @@ the row (IDF and average length are global), so a query's score is the sum of it
 
 - words without an impact list (in fewer than ``impact_min_df`` papers each) are matched and
   scored by FTS5, as before;
-- the contributions of those rows and of every frequent word's list are added into one array
-  indexed by rowid, with a count of the lists each paper is in: a paper matches when it is in
-  all of them (every word required) or in any (the any-word fallback) and the filters allow it;
-- the top ``limit`` are picked from that array with ``numpy.argpartition``.
+- with every word required, only those rows can match: each frequent word's contribution to
+  them is found by binary search in its list and added;
+- otherwise (frequent words only, or the any-word fallback) every list's contributions are
+  added into one array indexed by rowid, with a count of the lists each paper is in: a paper
+  matches when it is in all of them (or in any) and the filters allow it;
+- the top ``limit`` are picked with ``numpy.argpartition``.
 
 Unlike champion lists (the top *k* papers per term), nothing is truncated, so the ranking is
 exact, not approximate: the same papers with the same scores as ``ORDER BY rank`` over FTS5
