@@ -16,10 +16,10 @@ For every size three indexes are built from the same graph and timed (seconds, M
 All answer the same fixed query set, interleaved, ``--repeat`` times: typical topics, the
 most common words of the corpus (``learning``, ``model``, ``the``), common pairs, filters
 (year, the largest category, the busiest author, method and benchmark) with and without
-common words, author-name queries, and queries no paper matches in full (the any-word
-fallback). Each query opens the index as ``kg search`` does. Wall-clock milliseconds are
-reported, and the process's CPU time alongside: on a shared machine a query can wait for a core
-longer than it computes. The top ten of every query are
+common words, author-name queries, queries no paper matches in full (the any-word fallback),
+and a whole abstract and title pasted as the query. Each query opens the index as ``kg search``
+does. Wall-clock milliseconds are reported, and the process's CPU time alongside: on a shared
+machine a query can wait for a core longer than it computes. The top ten of every query are
 checked to be the same papers with the same scores (to 1e-9) as ``before``'s.
 
 Usage::
@@ -106,12 +106,25 @@ def queries(G) -> list[tuple[str, str, dict]]:
                     key=lambda d: d.get("name") or "")
     qs += [("author name", others[len(others) // 3]["name"], {}), ("author name", "wang", {}),
            ("author name", "zhang learning", {})]
+    pasted = sorted((k, d["abstract"]) for k, d in G.nodes(data=True)
+                    if d.get("type") == "paper" and len((d.get("abstract") or "").split()) > 150)
+    if pasted:
+        qs += [("pasted abstract", pasted[0][1], {}), ("pasted title", _title(G, pasted[0][0]), {})]
     if method:
         qs += [("method filter", "learning", {"method": method["name"]}), ("method filter", method["name"], {})]
     if benchmark:
         qs += [("benchmark filter", "model", {"benchmark": benchmark["name"]}),
                ("benchmark filter", "learning", {"benchmark": benchmark["name"], "year": year})]
     return qs
+
+
+def _label(q: str, kw: dict) -> str:
+    text = repr(q) if len(q) < 60 else f"<{len(q.split())} words>"
+    return f"{text} {kw}" if kw else text
+
+
+def _title(G, key: str) -> str:
+    return G.nodes[key].get("title") or ""
 
 
 def _same(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> bool:
@@ -170,12 +183,12 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
                 ms = (time.perf_counter() - t0) * 1000
                 cpu[variant].append((time.process_time() - c0) * 1000)
                 lat[variant].append(ms)
-                per_query[variant].setdefault(f"{q!r} {kw}" if kw else repr(q), []).append(ms)
+                per_query[variant].setdefault(_label(q, kw), []).append(ms)
                 if ms > worst[variant].get(kind, (0.0, ""))[0]:
-                    worst[variant][kind] = (ms, f"{q!r} {kw}" if kw else repr(q))
+                    worst[variant][kind] = (ms, _label(q, kw))
                 tops[variant] = [(h.key, h.score) for h in res.papers]
             if r == 0:
-                mismatches += [f"{v}: {q!r} {kw}" for v in ("fts5", "impact") if not _same(tops["before"], tops[v])]
+                mismatches += [f"{v}: {_label(q, kw)}" for v in ("fts5", "impact") if not _same(tops["before"], tops[v])]
     for variant in paths:
         v = lat[variant]
         # The slowest query by the median of its runs: one run can stall on a loaded machine.
