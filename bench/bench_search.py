@@ -188,7 +188,8 @@ def run_size(n: int, repeat: int, cache: Path, keep: bool, before: str) -> dict:
                     worst[variant][kind] = (ms, _label(q, kw))
                 tops[variant] = [(h.key, h.score) for h in res.papers]
             if r == 0:
-                mismatches += [f"{v}: {_label(q, kw)}" for v in ("fts5", "impact") if not _same(tops["before"], tops[v])]
+                mismatches += [f"{v}: {_label(q, kw)}" for v in ("fts5", "impact")
+                               if not _same(tops["before"], tops[v])]
     for variant in paths:
         v = lat[variant]
         # The slowest query by the median of its runs: one run can stall on a loaded machine.
@@ -228,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         for v in ("before", "fts5", "impact"):
             print(f"{r['papers']:>8} {v:>7} {r[v + '_index_s']:>8} {r[v + '_index_mb']:>6} {r[v]['median']:>10} "
-                  f"{r[v]['p95']:>7} {r[v]['max']:>7} {r[v]['slowest_query'][:30]:>32} {r[v]['slowest_query_median']:>7}"
+                  f"{r[v]['p95']:>7} {r[v]['max']:>7} {r[v]['slowest_query'][:30]:>32} "
+                  f"{r[v]['slowest_query_median']:>7}"
                   f" {'/'.join(str(r[v]['cpu_ms'][k]) for k in ('median', 'p95', 'max')):>20}"
                   f"  {r['load_before']}-{r['load_after']}")
     bad = [m for r in rows for m in r["top10_mismatches"]]
