@@ -42,14 +42,17 @@ if not Span.has_extension("paperkg_pair"):
     Span.set_extension("paperkg_pair", default=None)
 
 # LaTeX commands with a braced argument and Markdown emphasis markers: removed in the clean view.
-# markdown links keep their text: "[CoIC](https://...)" reads "CoIC"
+# markdown links keep their text: "[CoIC](https://...)" reads "CoIC". Every branch starts with
+# a literal character ("\{|\}|\$|\*\**" for "[{}$]|\*+"), so ``re`` skips ahead to those.
 _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
-                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|[{}$]|\*+")
+                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**")
 # Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
 )
+_MARKUP_CHARS = re.compile(r"[\\{}*$<&\[]")  # without one of these, clean_view changes nothing
+_FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _SENT_END = re.compile(r"[.!?;:]\s|\n")
 _WORD = re.compile(r"\S+")
@@ -145,7 +148,7 @@ def clean_view(text: str) -> CleanView:
     >>> s, e = v.span_to_orig(2, 9); text[s:e]
     'Uni}fied'
     """
-    if not any(c in text for c in "\\{}*$<&["):
+    if _MARKUP_CHARS.search(text) is None:  # one C scan: most texts have no markup
         return CleanView(text, (), ())
     parts: list[str] = []
     starts: list[int] = []
@@ -265,7 +268,7 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
     for m in _PAREN.finditer(ct):
         inner = m.group(1).strip()
         # "(ECO; Smith et al.)" or "(MoE, for short)": the first part is the candidate
-        first = re.split(r"[;,]\s", inner, maxsplit=1)[0].strip()
+        first = _FIRST_PART.split(inner, maxsplit=1)[0].strip()
         sent_start = 0
         window_start = max(0, m.start() - 300)
         for sm in _SENT_END.finditer(ct, window_start, m.start()):
@@ -286,13 +289,14 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 seen.add(short)
             continue
         # short form (long form): "ECO (Error-Compensating Optimizer)"
-        wm = re.search(r"(\S+)\s*$", before)
-        if wm and len(inner.split()) >= 2 and not any(ch.isdigit() for ch in inner[:4]):
-            short = wm.group(1).strip(",.;:\"'")
+        # ``before`` has no trailing space: its last word is the candidate
+        last = before.rsplit(None, 1)[-1] if before else ""
+        if last and len(inner.split()) >= 2 and not any(ch.isdigit() for ch in inner[:4]):
+            short = last.strip(",.;:\"'")
             if _is_short_form(short) and short not in seen:
                 long = best_long_form(short, inner)
                 if long == inner and _valid_pair(short, long):
-                    s0 = sent_start + wm.start(1)
+                    s0 = sent_start + len(before) - len(last)
                     out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
                     seen.add(short)
     return out

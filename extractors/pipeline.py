@@ -264,9 +264,10 @@ def _extract_chunk(recs: Sequence[Record], nlp: Language, batch_size: int) -> It
     for i in range(0, len(recs), batch_size):
         part = recs[i:i + batch_size]
         with _gc_paused():  # never across a yield: the caller's code runs with the collector on
-            docs = nlp.pipe((_join(r) for r in part), as_tuples=True, batch_size=batch_size)
+            joined = [_join(r) for r in part]
+            docs = nlp.pipe([text for text, _ in joined], batch_size=batch_size)  # as_tuples costs more
             out = [_raw_from_doc(record, doc, abstract_start, readers)
-                   for record, (doc, abstract_start) in zip(part, docs)]
+                   for record, doc, (_, abstract_start) in zip(part, docs, joined)]
         yield from out
 
 
