@@ -19,6 +19,7 @@ exists.
 from __future__ import annotations
 
 import importlib
+import re
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Sequence
 
@@ -160,8 +161,13 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     return out
 
 
+_MARKUP_ANY = re.compile(r"[\\{}*$<&\[]")  # the characters clean_view acts on
+
+
 def _clean(text: str) -> str:
     """A mention's text without markup, as an alias (``**X**`` -> ``X``)."""
+    if _MARKUP_ANY.search(text) is None:
+        return text.strip()
     from extractors.abbreviations import clean_view
 
     return clean_view(text).text.strip()
