@@ -313,7 +313,8 @@ _NOT_METHOD_LONG = re.compile(
     r"(?:decision process(?:es)?|bandits?|games?|problems?|settings?|equations?|spaces?|distributions?|"
     r"conditions?|assumptions?)$", re.IGNORECASE)
 _NAMED_BEFORE = re.compile(
-    r"(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?$",
+    r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
+    r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+)$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
@@ -763,8 +764,13 @@ class EntityRecognizer:
                 and _gap_head(_strip_markup(text[pe:es])) != "n"  # "a weaker notion of *X*"
             if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner):
                 continue
-            if self.is_name(inner) or descriptive:
-                label = self._label_after(text, after, clean=False) or METHOD
+            # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model")
+            headed = not descriptive and 1 <= len(inner.split()) <= 4 and inner[:1].isalpha() \
+                and _HEAD_NEXT.match(text, after) is not None and not gaz.is_stop(inner) \
+                and _head_label(inner.split()[-1]) is None and not _GENERIC_CLASS.search(inner)
+            if self.is_name(inner) or descriptive or headed:
+                label = (_head_label(_HEAD_NEXT.match(text, after).group(0)) if headed else None) \
+                    or self._label_after(text, after, clean=False) or METHOD
                 out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence

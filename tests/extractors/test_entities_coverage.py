@@ -55,6 +55,11 @@ def test_coverage(extract, text: str, expected: set) -> None:
     ("We introduce DrawSet the first large-scale dataset of vector drawings.", {(B, P, "DrawSet")}),
     ("First, we construct PairRef, the largest and non-redundant dataset of protein pairs.",
      {(B, P, "PairRef")}),
+    # "the proposed X (ABC)", an emphasised term before a head noun
+    ("Comparisons show that the proposed doubly-sparse kernel approximation (DSKA) is accurate.",
+     {(M, P, "doubly-sparse kernel approximation")}),
+    ("We distil the backdoor of a model into a *trigger expert* model that flags inputs.",
+     {(M, P, "trigger expert")}),
 ])
 def test_proposals(extract, text: str, expected: set) -> None:
     assert _found(extract, text) == expected
