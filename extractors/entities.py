@@ -13,6 +13,12 @@ The component ``paperkg_entities`` finds names three ways and keeps the evidence
    ("Gated Linear Unit (GLU)").
 3. **The gazetteer** (:mod:`extractors.gazetteer`), matched with two ``PhraseMatcher`` s.
 
+Precision guards: a single capitalised common English word of the abstracts ("Features",
+"Parts") is not a coined name; an acronym the abstract expands otherwise is not the gazetteer's
+("SDS" = switching dynamical systems); generic sources (Wikipedia, Twitter) are datasets only
+before a data head noun ("Wikipedia corpus"); a name described as existing work ("a recently
+proposed algorithm called X", "X, a well-known language") is used, not proposed.
+
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
 rule found is then found again wherever it recurs in the document (rule ``repeat``), and a
@@ -180,6 +186,7 @@ _BENCH_HEAD_WORD = re.compile(
 _METHOD_HEAD_WORD = re.compile(
     r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
     r"language model|LLM|classifier)\b")
+_TITLE_AT_END = re.compile(r"(?<![\w-])(?P<name>[A-Z][\w-]*+(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][\w-]*+){1,3})\s+$")
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion MNIST"
 #: Sources that are generic on their own (stop names) but name a dataset before a data head noun.
@@ -839,6 +846,12 @@ class EntityRecognizer:
                 continue  # "test-time adaptation (TTA) method": the paradigm, not a method name
             if m is not None:
                 add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
+            if hm.start() > title_end:
+                # "the recently reported Augmented Memory algorithm": a Title-Case name mid-sentence
+                tm = _TITLE_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
+                if tm is not None and " " in tm.group("name") and not _sentence_initial(ct, tm.start("name")) \
+                        and not _GENERIC_CLASS.search(tm.group("name")) and not _PARADIGM_END.search(tm.group("name")):
+                    add(tm.start("name"), tm.end("name"), METHOD, USED, "method_head", 2)
         for m in _COMPARE.finditer(ct):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 item = ct[ls:le]
