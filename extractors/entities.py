@@ -186,7 +186,7 @@ _BENCH_HEAD_WORD = re.compile(
 _METHOD_HEAD_WORD = re.compile(
     r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
     r"language model|LLM|classifier)\b")
-_TITLE_AT_END = re.compile(r"(?<![\w-])(?P<name>[A-Z][\w-]*+(?:\s+(?:of\s+|for\s+|and\s+)?[A-Z][\w-]*+){1,3})\s+$")
+_TITLE_AT_END = re.compile(r"(?<![\w-])(?P<name>[A-Z][\w-]*+(?: (?:of |for |and )?[A-Z][\w-]*+){1,3}) $")
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion MNIST"
 #: Sources that are generic on their own (stop names) but name a dataset before a data head noun.
