@@ -51,6 +51,8 @@ def test_coverage(extract, text: str, expected: set) -> None:
     ("We fine-tune BERT on it, as well as our new model Zorblax, which adds a memory.",
      {(M, U, "BERT"), (M, P, "Zorblax")}),
     ("Empirically, our proposed Quokka-FS method beats all baselines.", {(M, P, "Quokka-FS")}),
+    ("Our approach extends the classical Optimal Brain Surgeon framework to large models.",
+     {(M, U, "Optimal Brain Surgeon")}),
     # a proposed dataset typed by its appositive, also without the comma
     ("We introduce DrawSet the first large-scale dataset of vector drawings.", {(B, P, "DrawSet")}),
     ("First, we construct PairRef, the largest and non-redundant dataset of protein pairs.",
