@@ -224,6 +224,7 @@ _BENCH_SUFFIX = re.compile(
     r"(?<![\w-])[A-Z][\w]*(?:-[\w]+)*(?:Bench|bench|QA|Eval|Arena|Gym|World)(?:-[\w.]+)?\b"
     r"|(?<![\w-])[A-Z][A-Za-z]+\w*-\d+(?:\.\d+)?[kKM]\b"
 )
+_VERSION_GLUED = re.compile(r"v?\d+(?:\.\d+)*$")
 # a model with its size in billions of parameters ("Alpaca-30B", "Falcon-180B")
 _MODEL_SIZE_TOKEN = re.compile(r"[A-Z][\w.]*-\d+(?:\.\d+)?[Bb]")
 _SIZE = re.compile(r"[\s-](?:\d+(?:\.\d+)?[BMbm]|\d+x\d+[Bb])\b(?:-(?:Instruct|Chat|Base|it|hf))?")
@@ -860,6 +861,14 @@ class EntityRecognizer:
                     add(ls, le, METHOD, USED, "compare", 1)
         for cs, ce in coined:
             tok = ct[cs:ce]
+            vm = _VERSION_GLUED.search(tok)
+            if vm is not None and vm.start() >= 2:
+                # "Qwen2", "InternLM2", "ChatGLM3": a known name with its version glued on (one token,
+                # which the phrase matchers cannot see)
+                base = gaz.lookup(tok[:vm.start()])
+                if base is not None and not tok[vm.start() - 1].isdigit():
+                    add(cs, ce, METHOD if base.type == "method" else BENCHMARK, USED, "gazetteer", 1)
+                    continue
             if _METHOD_SUFFIX.fullmatch(tok) or _MODEL_SIZE_TOKEN.fullmatch(tok):
                 add(cs, ce, METHOD, USED, "method_suffix", 1)
             elif _BENCH_SUFFIX.fullmatch(tok):

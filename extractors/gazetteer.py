@@ -105,7 +105,8 @@ class Gazetteer:
         if i is None:
             return None
         e = self.entries[i]
-        if len(name) > 3 and name.isupper() and name.isalpha() and not any(f.isupper() for f in (e.name, *e.aliases)):
+        if len(name) > 3 and name.isupper() and name.isalpha() and not any(
+                (f[:-1] if f.endswith("s") else f).isupper() for f in (e.name, *e.aliases)):
             return None
         return e
 
