@@ -767,7 +767,8 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
     :func:`kg.store.build_store` and :func:`kg.push.push` load) plus the vocabulary files
     ``ontology.ttl``, ``shapes.ttl`` and ``context.jsonld``; ``formats`` adds more
     serializations (``nt``, ``ttl``, ``trig``, ``jsonld``, ``rdfxml``; JSON-LD goes through
-    rdflib and is slow on big graphs).
+    rdflib and is slow on big graphs). ``paperkg.*`` serializations not asked for this time are
+    removed, so the folder never mixes two builds.
 
     Parameters
     ----------
@@ -806,6 +807,9 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
             written[fmt] = path
         else:
             written[fmt] = _convert_file(nq, path, fmt)
+    for fmt, (ext, _) in FORMATS.items():  # a copy left by an earlier build would be stale
+        if fmt not in written:
+            (out / f"paperkg{ext}").unlink(missing_ok=True)
     for name, key in (("paperkg.ttl", "ontology"), ("shapes.ttl", "shapes"),
                       ("context.jsonld", "context")):
         target = out / ("ontology.ttl" if key == "ontology" else name)

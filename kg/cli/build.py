@@ -27,6 +27,9 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 @click.option("--base-iri", default=None, metavar="IRI",
               help="Base of every RDF IRI [default: https://w3id.org/paperkg/id/].")
 @click.option("--no-evidence", is_flag=True, help="Leave mention evidence out of the RDF (a leaner graph).")
+@click.option("--rdf-format", "rdf_formats", multiple=True, metavar="FMT",
+              type=click.Choice(["nt", "ttl", "trig", "jsonld", "rdfxml"]),
+              help="Also write OUT/rdf/paperkg.FMT (repeatable); N-Quads are always written.")
 @click.option("--authors-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Explicit author decisions: lines `A = B` (same person) or `A != B` (different).")
 @click.option("--no-extract", is_flag=True, help="Skip entity extraction (records and co-authors only).")
@@ -35,7 +38,7 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 @quiet_option
 def command(inputs: tuple[Path, ...], out: Path, demo: bool, format_: str | None, skip_bad: bool,
             n_process: int, spacy_model: str | None, base_iri: str | None, no_evidence: bool,
-            authors_file: str | None, no_extract: bool, no_rdf: bool, no_html: bool, quiet: bool) -> None:
+            rdf_formats: tuple[str, ...], authors_file: str | None, no_extract: bool, no_rdf: bool, no_html: bool, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (files or folders) into OUT: records, entities, graph,
     search index, RDF and triple store, and HTML views. Prints where the views and RDF are."""
     if demo:
@@ -44,7 +47,8 @@ def command(inputs: tuple[Path, ...], out: Path, demo: bool, format_: str | None
         raise click.UsageError("give at least one INPUT file or folder (or --demo)")
     log = stderr_logger(quiet)
     options = BuildOptions(format=format_, skip_bad=skip_bad, n_process=n_process, spacy_model=spacy_model,
-                           base_iri=base_iri, evidence=not no_evidence, authors_file=authors_file,
+                           base_iri=base_iri, evidence=not no_evidence, rdf_formats=rdf_formats,
+                           authors_file=authors_file,
                            extract=not no_extract, rdf=not no_rdf, html=not no_html, progress=not quiet)
     result = build(inputs, out, options=options, log=log)
     s = result.summary

@@ -45,7 +45,8 @@ def test_demo_build_prints_where_things_are(tmp_path, capsys):
     assert code == 0, err
     lines = dict(line.split(None, 1) for line in stdout.strip().splitlines()[1:])
     assert Path(lines["html"]).name == "index.html" and Path(lines["html"]).is_file()
-    assert Path(lines["rdf"]).suffix == ".ttl" and Path(lines["rdf"]).is_file()
+    assert Path(lines["rdf"]).suffix == ".nq" and Path(lines["rdf"]).is_file()
+    assert not (out / "rdf" / "paperkg.ttl").exists()  # extra serializations only when asked
     summary = Workspace(out).load_summary()
     assert summary["ingest"]["records_read"] == 37 and summary["ingest"]["papers"] == 32
     assert summary["graph"]["nodes"] > 32
@@ -86,3 +87,17 @@ def test_cli_default_base_iri_is_the_rdf_default():
 
     opt = next(p for p in command.params if p.name == "base_iri")
     assert DEFAULT_BASE_IRI in opt.help
+
+
+def test_rdf_format_adds_a_serialization_and_a_rebuild_without_it_removes_it(tmp_path, capsys):
+    out = tmp_path / "out"
+    code, _, err = build(["--demo", "-o", out, "-q", "--no-html", "--rdf-format", "ttl"], capsys)
+    assert code == 0, err
+    ttl = out / "rdf" / "paperkg.ttl"
+    import rdflib
+
+    g = rdflib.Graph().parse(ttl, format="turtle")
+    assert len(g) > 1000
+    code, _, err = build(["--demo", "-o", out, "-q", "--no-html"], capsys)
+    assert code == 0, err
+    assert not ttl.exists() and (out / "rdf" / "paperkg.nq").is_file()
