@@ -339,8 +339,11 @@ class ConceptFinder:
         made: list[tuple[int, int, tuple[Span, int, int, str, str]]] = []
         seen: set[tuple[int, int, str]] = set()
         for key, cands in by_key.items():
-            cands.sort(key=lambda c: _RULE_RANK.get(c[3], 9))
-            name = _choose_name([c[2] for c in cands if c[3] != RULE_ABBREVIATION])
+            if len(cands) == 1:  # most concepts: one mention, never an abbreviation alone
+                name = cands[0][2]
+            else:
+                cands.sort(key=lambda c: _RULE_RANK.get(c[3], 9))
+                name = _choose_name([c[2] for c in cands if c[3] != RULE_ABBREVIATION])
             for start, end, _display, rule in cands:
                 if (start, end, key) in seen:
                     continue
@@ -509,7 +512,11 @@ def entities_from_items(items: Iterable[Sequence], text: str,
     out = []
     for group in groups.values():
         name = group[0][2]
-        spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
+        if len(group) == 1:
+            s, e, _n, r = group[0]
+            spots = [(s, e, r)]
+        else:
+            spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         aliases = tuple(sorted({text[s:e] for s, e, _r in spots} - {name}))
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
         out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
