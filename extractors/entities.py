@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
@@ -413,6 +414,7 @@ class EntityRecognizer:
     def _set_gazetteer(self, gaz: Gazetteer) -> None:
         self.gazetteer = gaz
         self._name_cache: dict[tuple[str, bool], bool] = {}
+        self._entry_of: dict[int, int] = {}  # match id -> gazetteer entry index
         self.matcher_orth = PhraseMatcher(self.vocab, attr="ORTH")
         self.matcher_lower = PhraseMatcher(self.vocab, attr="LOWER")
         by_entry: dict[tuple[int, bool], list[str]] = defaultdict(list)
@@ -877,24 +879,32 @@ class EntityRecognizer:
         # gazetteer
         # an acronym this abstract defines otherwise is not the gazetteer's ("SDS" = switching dynamical systems)
         own_shorts = {d.short.rstrip("s"): d.long for d in defs}
-        for matcher in (self.matcher_orth, self.matcher_lower):
-            for match_id, s, e in matcher(doc):
-                entry = gaz.entries[int(self.vocab.strings[match_id][3:])]
-                cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
-                surface = text[cs:ce]
-                if own_shorts and surface.rstrip("s") in own_shorts and \
-                        _other_long_form(own_shorts[surface.rstrip("s")], entry):
-                    continue
-                cs, ce = _extend_hyphenated(text, cs, ce)
-                label = METHOD if entry.type == "method" else BENCHMARK
-                sm = _SIZE.match(text, ce)
-                if sm:  # "Llama-2 7B"; a size makes a model of a dataset's name too ("Alpaca-30B")
-                    ce = sm.end()
-                    label = METHOD
-                elif ce < len(text) and text[ce] == "+" and (ce + 1 == len(text) or not text[ce + 1].isalnum()):
-                    ce += 1  # "CFR+", "jackknife+", "HumanEval+": a named variant
-                canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
-                out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
+        matches = self.matcher_orth(doc) + self.matcher_lower(doc)
+        if matches:
+            # token offsets read once as plain lists: a Token object per lookup costs more than the match
+            offsets = doc.to_array([IDX, LENGTH]).tolist()
+        entry_of = self._entry_of
+        for match_id, s, e in matches:
+            i = entry_of.get(match_id)
+            if i is None:
+                i = entry_of[match_id] = int(self.vocab.strings[match_id][3:])
+            entry = gaz.entries[i]
+            cs = offsets[s][0]
+            ce = offsets[e - 1][0] + offsets[e - 1][1]
+            surface = text[cs:ce]
+            if own_shorts and surface.rstrip("s") in own_shorts and \
+                    _other_long_form(own_shorts[surface.rstrip("s")], entry):
+                continue
+            cs, ce = _extend_hyphenated(text, cs, ce)
+            label = METHOD if entry.type == "method" else BENCHMARK
+            sm = _SIZE.match(text, ce)
+            if sm:  # "Llama-2 7B"; a size makes a model of a dataset's name too ("Alpaca-30B")
+                ce = sm.end()
+                label = METHOD
+            elif ce < len(text) and text[ce] == "+" and (ce + 1 == len(text) or not text[ce + 1].isalnum()):
+                ce += 1  # "CFR+", "jackknife+", "HumanEval+": a named variant
+            canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
+            out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
         own_known = {k for k, rules in known_proposals.items() if len(rules) >= 2}
         if own_known:
             for c in out:
