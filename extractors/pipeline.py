@@ -230,11 +230,12 @@ def extract_raw(records: Iterable[Record], *, n_process: int = 1, spacy_model: s
     batch_size
         Documents per batch handed to spaCy (and per task sent to a worker).
     nlp
-        A pipeline from :func:`make_nlp` to reuse (one process only).
+        A pipeline from :func:`make_nlp` to reuse (also by the workers where they are forked).
     """
     recs = records if isinstance(records, list) else list(records)
     if n_process > 1 and len(recs) > batch_size:
-        yield from _extract_parallel(recs, n_process=n_process, spacy_model=spacy_model, batch_size=batch_size)
+        yield from _extract_parallel(recs, n_process=n_process, spacy_model=spacy_model,
+                                     batch_size=batch_size, nlp=nlp)
         return
     nlp = nlp or make_nlp(spacy_model=spacy_model)
     yield from _extract_chunk(recs, nlp, batch_size)
@@ -272,6 +273,7 @@ def _extract_chunk(recs: Sequence[Record], nlp: Language, batch_size: int) -> It
 
 
 _worker_nlp: Language | None = None
+_worker_recs: Sequence[Record] = ()
 
 
 def _worker_init(spacy_model: str | None) -> None:
@@ -279,36 +281,64 @@ def _worker_init(spacy_model: str | None) -> None:
     _worker_nlp = make_nlp(spacy_model=spacy_model)
 
 
-def _worker_run(args: tuple[list[Record], int]) -> list[RawExtraction]:
+def _pack(raw: RawExtraction) -> tuple:
+    """``raw`` as nested tuples: pickling frozen slotted dataclasses costs about as much as
+    extracting, plain tuples a fraction of it."""
+    return (raw.record_id, raw.version,
+            tuple((e.type, e.name, e.role, e.aliases,
+                   tuple((m.start, m.end, m.text, m.rule, m.field) for m in e.mentions)) for e in raw.entities),
+            tuple((c.surnames, c.year, c.start, c.end, c.text, c.field) for c in raw.citations),
+            raw.definitions, raw.candidates)
+
+
+def _unpack(t: tuple) -> RawExtraction:
+    """The inverse of :func:`_pack`."""
+    record_id, version, entities, citations, definitions, candidates = t
+    return RawExtraction(
+        record_id,
+        tuple(Entity(typ, name, role, aliases, tuple(Mention(*m) for m in mentions))
+              for typ, name, role, aliases, mentions in entities),
+        tuple(Citation(*c) for c in citations), definitions, candidates, version)
+
+
+def _worker_run(args: tuple[Any, int]) -> list[tuple]:
+    """One task: records (spawned workers) or a (start, end) range of the inherited ones (forked)."""
     recs, batch_size = args
+    if isinstance(recs, tuple):
+        recs = _worker_recs[recs[0]:recs[1]]
     assert _worker_nlp is not None
-    return list(_extract_chunk(recs, _worker_nlp, batch_size))
+    return [_pack(r) for r in _extract_chunk(recs, _worker_nlp, batch_size)]
 
 
 def _extract_parallel(recs: list[Record], *, n_process: int, spacy_model: str | None,
-                      batch_size: int) -> Iterator[RawExtraction]:
+                      batch_size: int, nlp: Language | None = None) -> Iterator[RawExtraction]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    global _worker_nlp
-    chunks = [(recs[i:i + batch_size], batch_size) for i in range(0, len(recs), batch_size)]
+    global _worker_nlp, _worker_recs
+    ranges = [(i, min(i + batch_size, len(recs))) for i in range(0, len(recs), batch_size)]
     if "fork" in multiprocessing.get_all_start_methods():
-        # forked workers inherit the pipeline built here: no start-up cost per worker
-        _worker_nlp = make_nlp(spacy_model=spacy_model)
+        # forked workers inherit the pipeline and the records: no start-up cost per worker, and
+        # a task is just a range of records
+        _worker_nlp = nlp or make_nlp(spacy_model=spacy_model)
+        _worker_recs = recs
         ctx = multiprocessing.get_context("fork")
         init: Any = None
         initargs: tuple = ()
+        tasks: list[tuple[Any, int]] = [(r, batch_size) for r in ranges]
     else:  # pragma: no cover - Windows/macOS spawn
         make_nlp(spacy_model=spacy_model)  # fail here, in the parent, on a missing model
         ctx = multiprocessing.get_context("spawn")
         init, initargs = _worker_init, (spacy_model,)
+        tasks = [(recs[a:b], batch_size) for a, b in ranges]
     try:
         with ProcessPoolExecutor(max_workers=n_process, mp_context=ctx, initializer=init,
                                  initargs=initargs) as pool:
-            for part in pool.map(_worker_run, chunks):
-                yield from part
+            for part in pool.map(_worker_run, tasks):
+                yield from map(_unpack, part)
     finally:
         _worker_nlp = None
+        _worker_recs = ()
 
 
 def consolidate(records: Sequence[Record], raws: Sequence[RawExtraction]) -> list[Record]:

@@ -97,3 +97,72 @@ def test_seeds_end_to_end(seeds_dir: Path) -> None:
     # one entity per paper: the long and the short form are not split
     paper = next(r for r in out if r.abstract and "Strategic Prior-data Fitted Network (SPN)" in r.abstract)
     assert sum(1 for e in paper.entities if "SPN" in (e.name, *e.aliases)) == 1
+
+
+_CONCEPT_TEXTS = [
+    # (title, abstract): concepts in both fields, an acronym, a task name, a two-mention concept
+    ("Federated learning with strategic classification",
+     "We study federated learning (FL) under strategic classification. In FL, clients keep "
+     "their data; zeroth-order optimization and KV cache eviction are also studied, and "
+     "continual learning of tabular foundation models (Smith et al., 2020) is discussed."),
+    (None, "Reinforcement learning from human feedback and meta-learning for few-shot image "
+           "classification; graph neural networks for molecular property prediction."),
+]
+
+
+def test_extract_raw_concepts_match_the_component_spans(rec, nlp) -> None:
+    """extract_raw reads the concept component's plain copy of its spans; it must agree with
+    concepts_from_doc, which reads doc.spans (the spaCy contract)."""
+    from extractors.concepts import concepts_from_doc
+    from extractors.pipeline import _join, _split_mention
+
+    for i, (title, abstract) in enumerate(_CONCEPT_TEXTS):
+        record = rec(abstract, title, rid=f"t:{i}")
+        (raw,) = extract_raw([record], nlp=nlp)
+        text, abstract_start = _join(record)
+        expected = []
+        for e in concepts_from_doc(nlp(text)):
+            mentions = tuple(m for m in (_split_mention(m, abstract_start) for m in e.mentions) if m)
+            expected.append((e.name, e.aliases, mentions))
+        got = [(e.name, e.aliases, e.mentions) for e in raw.entities if e.type.value == "concept"]
+        assert got == expected and len(got) >= 4
+        if title:
+            assert {m.field for _n, _a, ms in got for m in ms} == {"title", "abstract"}
+
+
+def test_packed_results_round_trip(rec, nlp) -> None:
+    """Workers send results as plain tuples (_pack); the parent rebuilds the same objects."""
+    from extractors.pipeline import _pack, _unpack
+
+    recs = [rec(a, t, rid=f"t:{i}") for i, (t, a) in enumerate(_CONCEPT_TEXTS)]
+    recs.append(rec("We introduce the Error-Compensating Optimizer (ECO). ECO beats Adam on "
+                    "ImageNet (Smith et al., 2020).", "ECO: optimizers", rid="t:eco"))
+    raws = list(extract_raw(recs, nlp=nlp))
+    assert any(r.citations for r in raws) and any(r.definitions for r in raws)
+    import pickle
+
+    assert [_unpack(pickle.loads(pickle.dumps(_pack(r)))) for r in raws] == raws
+
+
+def test_two_processes_reuse_a_given_pipeline(rec, nlp) -> None:
+    recs = [rec(f"We propose Net{i}Former for federated learning (FL), tested on CIFAR-10 "
+                f"(Lee et al., 2021).", f"Net{i}Former", rid=f"t:{i}") for i in range(12)]
+    assert list(extract_raw(recs, nlp=nlp, n_process=2, batch_size=4)) == list(extract_raw(recs, nlp=nlp))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_garbage_collector_is_paused_per_batch_only(rec, nlp, enabled: bool) -> None:
+    """extract_raw switches the collector off while a batch runs, never while the caller
+    holds a result, and leaves it as it found it."""
+    import gc
+
+    recs = [rec("We propose FooNet for continual learning.", rid=f"t:{i}") for i in range(3)]
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        seen = []
+        for _raw in extract_raw(recs, nlp=nlp, batch_size=1):
+            seen.append(gc.isenabled())
+        assert seen == [enabled] * 3 and gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
