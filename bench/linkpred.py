@@ -15,11 +15,18 @@ signals), ``adamic_adar`` and ``common_neighbours`` over the history co-author g
 ``random``.
 
 Entities come from ``extractors.pipeline.extract_records`` when that module exists; without it
-the graph has no methods/benchmarks/concepts and the run says so (``"entities": false``).
+the graph has no methods/benchmarks/concepts and the run says so (``"entities": false``). With
+``--cache FILE`` (the confpapers records extracted once by ``bench/bench_graph.py``, e.g.
+``bench/out/graph_conf_extracted_1.3.1.jsonl``) the history records are taken from that file,
+those read from one of the history files, instead of being extracted again (minutes under load).
+
+``--signals`` also ranks by each signal of :func:`kg.related.author_signals` alone (ties broken
+at random, as for the baselines) and by the activity prior alone, under ``"signals"``.
 
 Usage::
 
     python bench/linkpred.py --history neurips2018.jsonl --future icml2019.jsonl [--json]
+        [--cache bench/out/graph_conf_extracted_1.3.1.jsonl] [--signals] [--weights '{"terms": 4}']
 
 File names without a folder are looked up in ``shared/data/confpapers/jsonl/``.
 """
@@ -42,7 +49,7 @@ sys.path.insert(0, str(REPO))
 from kg.authors import AuthorIndex  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Record  # noqa: E402
-from kg.related import AUTHOR_WEIGHTS, _index, author_scores  # noqa: E402
+from kg.related import SIGNALS, _index, author_signals, combine  # noqa: E402
 from kg.schema import NodeType, node_key  # noqa: E402
 
 
@@ -55,6 +62,19 @@ def read_records(names: list[str]) -> list[Record]:
     from kg.ingest import ingest
 
     return ingest([_path(n) for n in names]).records
+
+
+def cached_records(path: Path, names: list[str]) -> list[Record]:
+    """The records of ``path`` (extracted records, JSON Lines) read from one of the files ``names``."""
+    want = {_path(n).name for n in names}
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                d = json.loads(line)
+                if any(Path(src["file"]).name in want for src in d.get("sources") or ()):
+                    out.append(Record.from_dict(d))
+    return out
 
 
 def extract(records: list[Record]) -> tuple[list[Record], bool]:
@@ -110,53 +130,60 @@ def expected_rr_hits(scores, truth_idx) -> tuple[float, float]:
 
 
 def run(history: list[str], future: list[str], *, weights: dict[str, float] | None = None,
-        seed: int = 0, extraction: bool = True) -> dict:
+        seed: int = 0, extraction: bool = True, cache: Path | None = None, signals: bool = False) -> dict:
     t0 = time.perf_counter()
-    hist_recs = read_records(history)
+    if cache is not None:
+        hist_recs = cached_records(cache, history)
+        has_entities = any(r.entities for r in hist_recs)
+    else:
+        hist_recs = read_records(history)
+        has_entities = False
+        if extraction:
+            hist_recs, has_entities = extract(hist_recs)
     fut_recs = read_records(future)
-    has_entities = False
-    if extraction:
-        hist_recs, has_entities = extract(hist_recs)
     index = AuthorIndex.from_records(hist_recs)
     G = build_graph(hist_recs, authors=index)
+    t_build = time.perf_counter()
     queries = _queries(G, fut_recs, index)
-    authors = sorted(k for k, t in G.nodes(data="type") if t == NodeType.AUTHOR.value)
-    pos = {a: i for i, a in enumerate(authors)}
+    idx = _index(G)
+    authors = idx.authors  # sorted author keys; every score array is aligned with them
+    pos = idx.pos
     rng = np.random.default_rng(seed)
     rnd = rng.random(len(authors))
-    idx = _index(G)
     co = idx.co
-    w = {**AUTHOR_WEIGHTS, **(weights or {})}
-    n_papers = np.array([len(idx.papers_of.get(a, ())) for a in authors])
-    base = w["prior"] * np.log1p(n_papers)
-    totals = {m: [0.0, 0] for m in ("paperkg", "adamic_adar", "common_neighbours", "random")}
+    prior = np.log1p(idx.n_papers)
+    methods = ["paperkg", "adamic_adar", "common_neighbours", "random"]
+    if signals:
+        methods += [f"signal:{k}" for k in SIGNALS if k != "co"] + ["signal:prior"]
+    totals = {m: [0.0, 0.0] for m in methods}
     n_cand = 0
     for a in sorted(queries):
         excluded = [pos[a]] + [pos[c] for c in co.get(a, {})]
         n_cand += len(authors) - len(excluded)
         truth = [pos[t] for t in queries[a]]
-        cn = np.zeros(len(authors))
-        aa = np.zeros(len(authors))
-        for z in co.get(a, {}):
-            dz = len(co[z])
-            for c in co[z]:
-                if c != a:
-                    cn[pos[c]] += 1.0
-                    aa[pos[c]] += 1.0 / math.log(dz)
-        pk = base.copy()
-        for c, s in author_scores(G, a, weights=w).items():
-            pk[pos[c]] = s
-        for name, sc in (("paperkg", pk), ("adamic_adar", aa), ("common_neighbours", cn), ("random", rnd.copy())):
+        sig = author_signals(G, a)
+        ranked = {"paperkg": combine(sig, idx.n_papers, weights=weights), "adamic_adar": sig["aa"],
+                  "common_neighbours": sig["cn"], "random": rnd}
+        if signals:
+            ranked.update({f"signal:{k}": sig[k] for k in SIGNALS if k != "co"})
+            ranked["signal:prior"] = prior
+        for name in methods:
+            sc = np.array(ranked[name], dtype=np.float64)
             sc[excluded] = -np.inf
             rr, hits = expected_rr_hits(sc, truth)
             totals[name][0] += rr
             totals[name][1] += hits
     nq = len(queries)
-    out = {name: {"mrr": round(s / nq, 4) if nq else 0.0, "hits@10": round(h / nq, 4) if nq else 0.0}
-           for name, (s, h) in totals.items()}
+
+    def figures(s: float, h: float) -> dict:
+        return {"mrr": round(s / nq, 4) if nq else 0.0, "hits@10": round(h / nq, 4) if nq else 0.0}
+
+    out = {name: figures(*totals[name]) for name in methods[:4]}
+    if signals:
+        out["signals"] = {name.split(":", 1)[1]: figures(*totals[name]) for name in methods[4:]}
     out.update(queries=nq, candidates=round(n_cand / nq) if nq else 0, history_authors=len(authors),
                history_papers=len(hist_recs), future_papers=len(fut_recs), entities=has_entities,
-               seconds=round(time.perf_counter() - t0, 1))
+               build_seconds=round(t_build - t0, 1), seconds=round(time.perf_counter() - t0, 1))
     return out
 
 
@@ -167,9 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--no-extraction", action="store_true", help="build the graph without entities")
     ap.add_argument("--weights", default=None, help='JSON object overriding kg.related.AUTHOR_WEIGHTS')
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="extracted records (JSON Lines) to take the history records from, instead of extracting")
+    ap.add_argument("--signals", action="store_true", help="also rank by each signal alone")
     args = ap.parse_args(argv)
     res = run(args.history, args.future, weights=json.loads(args.weights) if args.weights else None,
-              extraction=not args.no_extraction)
+              extraction=not args.no_extraction, cache=args.cache, signals=args.signals)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -180,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'method':<20}{'MRR':>8}{'Hits@10':>10}")
     for m in ("paperkg", "adamic_adar", "common_neighbours", "random"):
         print(f"{m:<20}{res[m]['mrr']:>8.4f}{res[m]['hits@10']:>10.4f}")
+    for m, r in res.get("signals", {}).items():
+        print(f"{'  ' + m + ' alone':<20}{r['mrr']:>8.4f}{r['hits@10']:>10.4f}")
     aa = res["adamic_adar"]["mrr"]
     if aa:
         print(f"paperkg / adamic_adar MRR: {res['paperkg']['mrr'] / aa:.2f}")

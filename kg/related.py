@@ -1,24 +1,39 @@
 """Related authors and papers, each with the reasons in words.
 
-The author score combines, for a query author ``a`` and a candidate ``c``:
+The author score is log-linear: a product of factors, each of which is one signal and one
+reason in words. For a query author ``a`` and a candidate ``c``::
 
-- **co-author proximity**: joint papers (for existing co-authors), Adamic–Adar over common co-authors ``z``,
-  ``sum 1 / log(deg z)`` (Adamic & Adar, 2003), plus a resource-allocation walk of length 3,
-  ``sum 1 / (deg z1 * deg z2)`` over paths ``a - z1 - z2 - c`` (Zhou, Lü & Zhang, 2009, extended to
-  three hops as in Kovács et al., 2019);
+    score = log(eps + co * joint + paths2 + n3 * paths3)
+            + terms * cos(a, c) + nbmax * max_z cos(z, c) + topics * log(1 + shared)
+            + prior * log(1 + papers of c) + categories * shared + citations * log(1 + cites)
+
+- **co-author proximity** (the logarithm, so that it multiplies the rest): joint papers of
+  existing co-authors (``joint``); ``paths2``, the weighted common neighbours
+  ``sum_z w(a, z) * w(z, c)`` over shared co-authors ``z`` with ``w`` the number of joint papers,
+  i.e. the number of pairs of papers that link the two through a shared co-author (Newman,
+  2001, "Clustering and preferential attachment in growing networks", counts common
+  neighbours; weighting them by tie strength follows Murata & Moriyasu, 2007); ``paths3``, the
+  number of co-author paths of length 3 (Katz, 1953, damped: it only orders candidates with no
+  shared co-author, ``n3`` is small). Adamic–Adar (Adamic & Adar, 2003) and the
+  resource-allocation weight of the length-3 paths (Zhou, Lü & Zhang, 2009) are computed too
+  and reported as components, but measured alone they do worse than ``paths2`` on the
+  link-prediction benchmark.
+- **shared terms**: cosine of the authors' TF-IDF profiles over the words and word pairs of their
+  titles and abstracts (Salton & Buckley, 1988), rare terms only (in 2 papers or more and at
+  most ``max_df`` of them); it carries the topic signal of papers whose extracted entities are
+  few, e.g. title-only records.
+- **close to a co-author**: the largest such cosine between the candidate and one of ``a``'s
+  co-authors (people join groups whose members work on what they work on).
 - **shared topics**: the IDF weights of the methods, benchmarks and concepts both carry
-  (rarity-weighted, as for ``shares`` edges), divided by ``sqrt`` of the candidate's count of such
-  items so that very prolific authors do not win by volume;
-- **shared terms**: cosine similarity of the authors' TF-IDF profiles over the words and word
-  pairs of their titles and abstracts (Salton & Buckley, 1988), rare terms only (in 2 papers or
-  more, at most ``max_df`` of them). It carries the topic signal of papers whose extracted
-  entities are few, e.g. title-only records;
-- **shared categories** (subarea 1, area 0.5) and **citations** between their papers;
-- a small **activity prior** ``log(1 + papers of c)``: people who publish more gain more
-  co-authors; it mostly orders candidates that nothing else separates.
+  (rarity-weighted, as for ``shares`` edges), divided by ``sqrt`` of the candidate's count of
+  such items so that very prolific authors do not win by volume.
+- **activity**: people who publish more gain more co-authors (preferential attachment,
+  Barabási & Albert, 1999); ``prior * log(1 + papers)`` is a power law ``papers ** prior``.
+- **shared categories** (subarea 1, area 0.5) and **citations** between their papers.
 
-:data:`AUTHOR_WEIGHTS` holds the combination, tuned with ``bench/linkpred.py`` on the
-NeurIPS 2018 -> ICML 2019 split (see ``bench/RESULTS.md``).
+:data:`AUTHOR_WEIGHTS` were chosen with ``bench/linkpred.py`` on the ICML 2023 -> ICLR 2024 +
+ICML 2024 split and checked, held out, on NeurIPS 2018 -> ICML 2019 and ICLR 2024 -> ICML 2025 +
+COLM 2025 (figures in ``bench/RESULTS.md``).
 """
 
 from __future__ import annotations
@@ -32,19 +47,28 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import networkx as nx
+import numpy as np
 
 from kg.errors import NotFoundError
 from kg.names import name_key
 from kg.schema import EdgeType, NodeType
 from kg.text import fold
 
-#: Weights of the author score components (see module doc).
-AUTHOR_WEIGHTS: dict[str, float] = {"co": 3.0, "aa": 1.0, "p3": 0.0, "n3": 0.2, "graph_base": 0.2,
-                                    "graph_terms": 10.0, "topics": 0.005, "terms": 0.3, "terms_activity": 0.3,
-                                    "categories": 0.1, "citations": 0.3, "prior": 0.0}
+#: Weights of the author score (see module doc). Chosen by grid search for MRR with
+#: ``bench/linkpred.py`` on history ICML 2023 -> future ICLR 2024 + ICML 2024 (titles only);
+#: NeurIPS 2018 -> ICML 2019 and ICLR 2024 -> ICML 2025 + COLM 2025 were held out.
+#: ``co`` (existing co-authors), ``categories`` and ``citations`` are not measured by the
+#: benchmark (co-authors are not candidates there; the conference lists have no references and
+#: almost no categories) and are set by hand.
+AUTHOR_WEIGHTS: dict[str, float] = {"eps": 0.01, "co": 3.0, "n3": 0.003, "terms": 6.0, "nbmax": 1.0,
+                                    "topics": 0.2, "prior": 0.5, "categories": 0.1, "citations": 0.3}
+#: Signals of :func:`author_signals`, one array each.
+SIGNALS = ("co", "cn", "aa", "paths2", "n3", "p3", "terms", "nbmax", "topics", "categories", "citations")
 #: Weights of the paper score components.
 PAPER_WEIGHTS: dict[str, float] = {"authors": 2.0, "topics": 1.0, "citations": 1.5, "coupling": 0.5,
                                    "categories": 0.3}
+#: Smallest cosine that is worth a reason in words ("both write about ...", "close to co-author ...").
+REASON_MIN_COSINE = 0.05
 _ENTITY_EDGES = {EdgeType.PROPOSES.value, EdgeType.USES.value, EdgeType.INTRODUCES.value,
                  EdgeType.EVALUATES_ON.value, EdgeType.ABOUT.value}
 _ENTITY_TYPES = {NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value}
@@ -88,6 +112,38 @@ class Related:
                 "reasons": list(self.reasons), "components": {k: round(v, 4) for k, v in self.components.items()}}
 
 
+class _Terms:
+    """Unit TF-IDF term vectors of the authors, as arrays (term postings in CSR form)."""
+
+    def __init__(self, vectors: list[dict[str, float]]) -> None:
+        self.vectors = vectors
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for i, vec in enumerate(vectors):
+            for t, x in vec.items():
+                postings[t].append((i, x))
+        self.term_pos = {t: j for j, t in enumerate(postings)}
+        lens = np.array([len(p) for p in postings.values()], dtype=np.int64)
+        self.ptr = np.zeros(len(lens) + 1, dtype=np.int64)
+        np.cumsum(lens, out=self.ptr[1:])
+        self.who = np.array([i for p in postings.values() for i, _ in p], dtype=np.int64)
+        self.val = np.array([x for p in postings.values() for _, x in p], dtype=np.float64)
+        self.n = len(vectors)
+
+    def cosines(self, i: int) -> np.ndarray:
+        """Cosine of author ``i``'s profile with every author's."""
+        vec = self.vectors[i]
+        out = np.zeros(self.n)
+        if not vec:
+            return out
+        tid = np.fromiter((self.term_pos[t] for t in vec), dtype=np.int64, count=len(vec))
+        x = np.fromiter(vec.values(), dtype=np.float64, count=len(vec))
+        starts, lens = self.ptr[tid], self.ptr[tid + 1] - self.ptr[tid]
+        # indices of all postings of the query's terms, concatenated
+        offsets = np.repeat(starts - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
+        gather = offsets + np.arange(int(lens.sum()))
+        return np.bincount(self.who[gather], weights=self.val[gather] * np.repeat(x, lens), minlength=self.n)
+
+
 class _Index:
     """Adjacency and profiles derived once from a graph (cached per graph object)."""
 
@@ -122,6 +178,9 @@ class _Index:
             elif k == EdgeType.CITES.value and types.get(v) == NodeType.PAPER.value:
                 self.cites[u].add(v)
                 self.cited_by[v].add(u)
+        self.authors = sorted(k for k, t in types.items() if t == NodeType.AUTHOR.value)
+        self.pos = {a: i for i, a in enumerate(self.authors)}
+        self.n_papers = np.array([len(self.papers_of.get(a, ())) for a in self.authors], dtype=np.float64)
         n_papers = sum(1 for t in types.values() if t == NodeType.PAPER.value)
         max_df = (G.graph.get("options") or {}).get("max_df", 0.05)
         self.df_limit = max(2, int(max_df * n_papers))
@@ -132,7 +191,7 @@ class _Index:
                 if 2 <= df <= self.df_limit and n_papers > df:
                     self.idf[key] = math.log(n_papers / df)
         self.items_of_author: dict[str, dict[str, int]] = {}
-        self.item_authors: dict[str, set[str]] = defaultdict(set)
+        self.item_authors: dict[str, list[int]] = defaultdict(list)
         for a, papers in self.papers_of.items():
             items: dict[str, int] = defaultdict(int)
             for p in papers:
@@ -141,12 +200,13 @@ class _Index:
                         items[it] += 1
             self.items_of_author[a] = items
             for it in items:
-                self.item_authors[it].add(a)
+                self.item_authors[it].append(self.pos[a])
+        self.n_items = np.array([len(self.items_of_author.get(a, ())) for a in self.authors], dtype=np.float64)
         self._names: dict[str, str] | None = None
-        self._terms: tuple[dict[str, dict[str, float]], dict[str, list[tuple[str, float]]]] | None = None
+        self._terms: _Terms | None = None
 
-    def terms(self) -> tuple[dict[str, dict[str, float]], dict[str, list[tuple[str, float]]]]:
-        """Unit TF-IDF term vector of every author, and the postings term -> [(author, value)]."""
+    def terms(self) -> _Terms:
+        """Unit TF-IDF term vectors of every author (see module doc), built on first use."""
         if self._terms is None:
             paper_terms: dict[str, set[str]] = {}
             for key, d in self.G.nodes(data=True):
@@ -158,21 +218,17 @@ class _Index:
                     df[t] += 1
             n = len(paper_terms)
             idf = {t: math.log(n / c) for t, c in df.items() if 2 <= c <= self.df_limit and c < n}
-            vectors: dict[str, dict[str, float]] = {}
-            postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
-            for a, papers in self.papers_of.items():
+            vectors = []
+            for a in self.authors:
                 tf: dict[str, int] = defaultdict(int)
-                for p in papers:
+                for p in self.papers_of.get(a, ()):
                     for t in paper_terms.get(p, ()):
                         if t in idf:
                             tf[t] += 1
                 vec = {t: (1.0 + math.log(c)) * idf[t] for t, c in tf.items()}
                 norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
-                vec = {t: x / norm for t, x in vec.items()}
-                vectors[a] = vec
-                for t, x in vec.items():
-                    postings[t].append((a, x))
-            self._terms = (vectors, postings)
+                vectors.append({t: x / norm for t, x in vec.items()})
+            self._terms = _Terms(vectors)
         return self._terms
 
     def deg(self, a: str) -> int:
@@ -286,82 +342,102 @@ def coauthor_distances(G: nx.MultiDiGraph, author: str, *, max_hops: int = 3) ->
     return dist
 
 
-def author_components(G: nx.MultiDiGraph, author: str) -> dict[str, dict[str, float]]:
-    """Score components of every candidate related to ``author`` by any signal.
+def author_signals(G: nx.MultiDiGraph, author: str) -> dict[str, np.ndarray]:
+    """Every signal of :data:`SIGNALS` between ``author`` and each author of the graph.
 
-    Candidates are authors within three co-author hops or sharing a rare method, benchmark or
-    concept. Returns candidate key -> ``{"co", "aa", "p3", "topics"}`` (``co``: joint papers).
+    Returns one array per signal, aligned with the sorted author keys (``_index(G).authors``):
+    ``co`` joint papers, ``cn`` common co-authors, ``aa`` Adamic–Adar, ``paths2`` weighted
+    common co-authors, ``n3`` and ``p3`` count and resource-allocation weight of co-author paths
+    of length 3, ``terms`` and ``nbmax`` cosines, ``topics`` shared rare entities, ``categories``
+    and ``citations``. The entry of ``author`` itself is meaningless (callers drop it).
     """
     idx = _index(G)
+    n = len(idx.authors)
+    pos = idx.pos
     co = idx.co
-    comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(("co", "aa", "p3", "n3", "topics", "terms"), 0.0))
+    sig = {k: np.zeros(n) for k in SIGNALS}
+    me = pos[author]
     nbrs = co.get(author, {})
-    for z, joint in nbrs.items():
-        comps[z]["co"] = float(joint)
-        dz = len(co[z])
-        if dz > 1:
-            for c in co[z]:
-                if c != author:
-                    comps[c]["aa"] += 1.0 / math.log(dz)
-        for z2 in co[z]:
+    co_, cn, aa, paths2, n3, p3 = (sig[k] for k in ("co", "cn", "aa", "paths2", "n3", "p3"))
+    for z, w_az in nbrs.items():
+        co_[pos[z]] = w_az
+        zn = co[z]
+        dz = len(zn)
+        inv_log = 1.0 / math.log(dz) if dz > 1 else 0.0
+        for c, w_zc in zn.items():
+            if c != author:
+                i = pos[c]
+                cn[i] += 1.0
+                aa[i] += inv_log
+                paths2[i] += w_az * w_zc
+        for z2 in zn:
             if z2 == author:
                 continue
-            d2 = len(co[z2])
-            w = 1.0 / (dz * d2)
-            for c in co[z2]:
+            z2n = co[z2]
+            w = 1.0 / (dz * len(z2n))
+            for c in z2n:
                 if c != author and c != z:
-                    comp = comps[c]
-                    comp["p3"] += w
-                    comp["n3"] += 1.0
-    vectors, postings = idx.terms()
-    for t, x in vectors.get(author, {}).items():
-        for c, y in postings[t]:
-            if c != author:
-                comps[c]["terms"] += x * y
-    mine = idx.items_of_author.get(author, {})
-    for it in mine:
-        w = idx.idf[it]
-        for c in idx.item_authors[it]:
-            if c != author:
-                comps[c]["topics"] += w
-    for c, comp in comps.items():
-        if comp["topics"]:
-            comp["topics"] /= math.sqrt(len(idx.items_of_author.get(c, ())) or 1)
-    return comps
+                    i = pos[c]
+                    p3[i] += w
+                    n3[i] += 1.0
+    terms = idx.terms()
+    sig["terms"] = terms.cosines(me)
+    nbmax = sig["nbmax"]
+    for z in nbrs:
+        np.maximum(nbmax, terms.cosines(pos[z]), out=nbmax)
+    topics = sig["topics"]
+    for it in idx.items_of_author.get(author, {}):
+        topics[idx.item_authors[it]] += idx.idf[it]
+    topics /= np.sqrt(np.maximum(idx.n_items, 1.0))
+    cats = sig["categories"]
+    for k in idx.cats_of_author(author):
+        holders = {pos[a] for p in _papers_in_category(idx, k) for a in idx.authors_of.get(p, ())}
+        if holders:
+            cats[list(holders)] += 1.0 if "/" in k else 0.5
+    cites = sig["citations"]
+    for p in idx.papers_of.get(author, ()):
+        for q in idx.cites.get(p, set()) | idx.cited_by.get(p, set()):
+            for c in idx.authors_of.get(q, ()):
+                cites[pos[c]] += 1.0
+    return sig
 
 
-def _categories_and_citations(idx: _Index, a: str, c: str, my_cats: set[str]) -> tuple[float, int]:
-    cat = 0.0
-    if my_cats:
-        for k in my_cats & idx.cats_of_author(c):
-            cat += 1.0 if "/" in k else 0.5
-    mine = set(idx.papers_of.get(a, ()))
-    theirs = set(idx.papers_of.get(c, ()))
-    n_cite = sum(len(idx.cites.get(p, set()) & theirs) for p in mine)
-    n_cite += sum(len(idx.cites.get(p, set()) & mine) for p in theirs)
-    return cat, n_cite
+def _papers_in_category(idx: _Index, k: str) -> list[str]:
+    by_cat = getattr(idx, "_by_cat", None)
+    if by_cat is None:
+        by_cat = defaultdict(list)
+        for p, ks in idx.cats_of_paper.items():
+            for c in ks:
+                by_cat[c].append(p)
+        idx._by_cat = by_cat  # type: ignore[attr-defined]
+    return by_cat.get(k, [])
 
 
-def combine(comp: dict[str, float] | None, *, n_papers: int, categories: float = 0.0, citations: float = 0.0,
-            weights: dict[str, float] | None = None) -> float:
-    """The author score from its components (see module doc and :data:`AUTHOR_WEIGHTS`).
+def combine(signals: dict[str, np.ndarray], n_papers: np.ndarray, *,
+            weights: dict[str, float] | None = None) -> np.ndarray:
+    """The author score from its signals (see module doc and :data:`AUTHOR_WEIGHTS`).
 
-    ``co * joint papers + graph * (graph_base + graph_terms * terms)
-    + terms * (terms + terms_activity * log(1 + papers)) + topics + categories + citations``,
-    where ``graph = aa * Adamic-Adar + n3 * paths of length 3 (+ p3 * their
-    resource-allocation weight)``. Co-author proximity counts most when the two also write about
-    the same things, and shared terms count more for active candidates: both measured on the
-    link-prediction benchmark.
+    Examples
+    --------
+    >>> z = np.zeros(2)
+    >>> s = {k: z for k in SIGNALS} | {"paths2": np.array([2.0, 0.0])}
+    >>> np.round(combine(s, np.array([1.0, 1.0]), weights={**AUTHOR_WEIGHTS, "prior": 0.0}), 3)
+    array([ 0.698, -4.605])
     """
-    w = AUTHOR_WEIGHTS if weights is None else weights
-    activity = math.log1p(n_papers)
-    s = w["prior"] * activity + w["categories"] * categories + w["citations"] * citations
-    if comp:
-        terms = comp["terms"]
-        graph = w["aa"] * comp["aa"] + w["p3"] * comp["p3"] + w["n3"] * comp["n3"]
-        s += (w["co"] * comp["co"] + graph * (w["graph_base"] + w["graph_terms"] * terms)
-              + w["topics"] * comp["topics"] + (w["terms"] + w["terms_activity"] * activity) * terms)
-    return s
+    w = AUTHOR_WEIGHTS if weights is None else {**AUTHOR_WEIGHTS, **weights}
+    proximity = w["co"] * signals["co"] + signals["paths2"] + w["n3"] * signals["n3"]
+    return (np.log(w["eps"] + proximity)
+            + w["terms"] * signals["terms"] + w["nbmax"] * signals["nbmax"]
+            + w["topics"] * np.log1p(signals["topics"]) + w["prior"] * np.log1p(n_papers)
+            + w["categories"] * signals["categories"] + w["citations"] * np.log1p(signals["citations"]))
+
+
+def _related_mask(signals: dict[str, np.ndarray]) -> np.ndarray:
+    """Authors related by some signal (the activity prior alone does not make a relation)."""
+    mask = np.zeros(len(signals["co"]), dtype=bool)
+    for k in ("co", "cn", "n3", "terms", "topics", "categories", "citations"):
+        mask |= signals[k] > 0
+    return mask
 
 
 def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] | None = None,
@@ -372,20 +448,12 @@ def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] 
     prior only); without, only authors related by some signal.
     """
     idx = _index(G)
-    w = {**AUTHOR_WEIGHTS, **(weights or {})}
-    comps = author_components(G, author)
-    my_cats = idx.cats_of_author(author)
-    pool = comps.keys() if candidates is None else candidates
-    out: dict[str, float] = {}
-    for c in pool:
-        if c == author:
-            continue
-        comp = comps.get(c)
-        cat, n_cite = 0.0, 0
-        if comp is not None and (w["categories"] or w["citations"]):
-            cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
-        out[c] = combine(comp, n_papers=len(idx.papers_of.get(c, ())), categories=cat, citations=n_cite, weights=w)
-    return out
+    sig = author_signals(G, author)
+    score = combine(sig, idx.n_papers, weights=weights)
+    if candidates is None:
+        keep = np.flatnonzero(_related_mask(sig))
+        return {idx.authors[i]: float(score[i]) for i in keep if idx.authors[i] != author}
+    return {c: float(score[idx.pos[c]]) for c in candidates if c != author}
 
 
 def _join(names: list[str]) -> str:
@@ -401,6 +469,7 @@ def related_authors(
     top: int = 10,
     exclude_coauthors: bool = False,
     exclude_within: int | None = None,
+    weights: dict[str, float] | None = None,
 ) -> list[Related]:
     """Authors related to ``name``, best first, each with reasons in words.
 
@@ -416,6 +485,8 @@ def related_authors(
         Leave out existing co-authors (the reviewer view: they are conflicts of interest).
     exclude_within
         Leave out everyone within this many co-author hops (``exclude_coauthors`` is 1).
+    weights
+        Override some of :data:`AUTHOR_WEIGHTS`.
 
     Raises
     ------
@@ -426,46 +497,131 @@ def related_authors(
     idx = _index(G)
     limit = max(exclude_within or 0, 1 if exclude_coauthors else 0)
     dist = coauthor_distances(G, author, max_hops=max(3, limit))
-    comps = author_components(G, author)
-    my_cats = idx.cats_of_author(author)
+    sig = author_signals(G, author)
+    score = combine(sig, idx.n_papers, weights=weights)
     rows = []
-    for c, comp in comps.items():
+    for i in np.flatnonzero(_related_mask(sig)):
+        c = idx.authors[i]
         hops = dist.get(c)
-        if hops is not None and hops <= limit:
+        if c == author or (hops is not None and hops <= limit):
             continue
-        cat, n_cite = _categories_and_citations(idx, author, c, my_cats)
-        s = combine(comp, n_papers=len(idx.papers_of.get(c, ())), categories=cat, citations=n_cite)
-        rows.append((s, c, hops, {**comp, "categories": cat, "citations": float(n_cite)}))
+        rows.append((float(score[i]), c, hops, i))
     rows.sort(key=lambda r: (-r[0], r[1]))
-    return [Related(c, G.nodes[c]["name"], s, hops, tuple(_author_reasons(G, idx, author, c, hops, n_cite=int(comp["citations"]))), comp)
-            for s, c, hops, comp in rows[:top]]
+    out = []
+    for s, c, hops, i in rows[:top]:
+        comp = {k: float(v[i]) for k, v in sig.items()}
+        out.append(Related(c, G.nodes[c]["name"], s, hops, tuple(_author_reasons(G, idx, author, c, hops, comp)), comp))
+    return out
 
 
-def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int | None, *, n_cite: int) -> list[str]:
+def _joint_papers(idx: _Index, a: str, c: str) -> set[str]:
+    return set(idx.papers_of.get(a, ())) & set(idx.papers_of.get(c, ()))
+
+
+def _shared_coauthors(idx: _Index, a: str, c: str) -> list[str]:
+    """Co-authors of both ``a`` and ``c`` through papers other than the two's joint papers
+    (the other authors of a joint paper say nothing more than the joint paper itself)."""
+    joint = _joint_papers(idx, a, c)
+
+    def others(x: str) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for p in idx.papers_of.get(x, ()):
+            if p not in joint:
+                for z in idx.authors_of.get(p, ()):
+                    if z != x and z in idx.co.get(x, {}):
+                        out[z] += 1
+        return out
+
+    if not joint:
+        mine, theirs = idx.co.get(a, {}), idx.co.get(c, {})
+    else:
+        mine, theirs = others(a), others(c)
+    common = [z for z in mine if z in theirs and z not in (a, c)]
+    return sorted(common, key=lambda z: (-mine[z] * theirs[z], idx.G.nodes[z]["name"]))
+
+
+def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
+    """The word pairs that add most to the two authors' cosine."""
+    terms = idx.terms()
+    va, vc = terms.vectors[idx.pos[a]], terms.vectors[idx.pos[c]]
+    # Word pairs only: single words that weigh most are often incidental ("enjoys", "overall").
+    shared = sorted((t for t in va if " " in t and t in vc), key=lambda t: (-va[t] * vc[t], t))
+    return shared[:n]
+
+
+def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int | None,
+                    comp: dict[str, float]) -> list[str]:
+    name = lambda k: G.nodes[k]["name"]  # noqa: E731
     reasons = []
     if hops == 1:
         n = idx.co[a][c]
-        reasons.append(f"already co-authors ({n} joint paper{'s' if n != 1 else ''})")
-    common = sorted(set(idx.co.get(a, ())) & set(idx.co.get(c, ())),
-                    key=lambda z: (-(idx.co[a][z] + idx.co[c][z]), G.nodes[z]["name"]))
+        reasons.append(f"already co-authors on {n} paper{'s' if n != 1 else ''}")
+    common = _shared_coauthors(idx, a, c)
     if common:
-        names = [G.nodes[z]["name"] for z in common[:3]]
+        names = [name(z) for z in common[:3]]
         more = f" (and {len(common) - 3} more)" if len(common) > 3 else ""
         reasons.append(f"shares co-author{'s' if len(common) > 1 else ''} {_join(names)}{more}")
+    if hops == 3:
+        path = _path3(idx, a, c)
+        if path:
+            reasons.append(f"linked through {name(path[0])} and {name(path[1])}")
     shared = sorted(set(idx.items_of_author.get(a, ())) & set(idx.items_of_author.get(c, ())),
                     key=lambda it: (-idx.idf[it], it))
     if shared:
-        reasons.append(f"both work on {_join([G.nodes[it]['name'] for it in shared[:3]])}")
+        reasons.append(f"both work on {_join([name(it) for it in shared[:3]])}")
+    if comp.get("terms", 0.0) >= REASON_MIN_COSINE:
+        words = _top_terms(idx, a, c)
+        said = " ".join(fold(name(it)) for it in shared[:3])
+        words = [t for t in words if t not in said]
+        if words:
+            reasons.append(f"both write about {_join(words)}")
+    if hops != 1 and comp.get("nbmax", 0.0) >= REASON_MIN_COSINE:
+        z = _closest_coauthor(idx, a, c)
+        if z and z not in common:
+            reasons.append(f"close in topic to co-author {name(z)}")
     cats = sorted(k for k in idx.cats_of_author(a) & idx.cats_of_author(c) if "/" in k)
     if cats:
-        reasons.append(f"both publish in {_join([G.nodes[k]['name'] for k in cats[:2]])}")
+        reasons.append(f"both publish in {_join([name(k) for k in cats[:2]])}")
+    n_cite = int(comp.get("citations", 0))
     if n_cite:
         reasons.append(f"{n_cite} citation{'s' if n_cite != 1 else ''} between their papers")
+    n_pap = len(idx.papers_of.get(c, ()))
+    if n_pap >= 2:
+        reasons.append(f"active: {n_pap} papers")
     if hops and hops > 1:
         reasons.append(f"{hops} hops")
     elif hops is None:
         reasons.append("not connected by co-authorship within 3 hops")
     return reasons
+
+
+def _path3(idx: _Index, a: str, c: str) -> tuple[str, str] | None:
+    """The strongest co-author path ``a - z1 - z2 - c`` (by joint papers), as ``(z1, z2)``."""
+    co = idx.co
+    best = None
+    for z1, w1 in co.get(a, {}).items():
+        for z2, w2 in co.get(z1, {}).items():
+            if z2 in (a, c) or c not in co.get(z2, {}):
+                continue
+            key = (w1 * w2 * co[z2][c], z1, z2)
+            if best is None or key[0] > best[0] or (key[0] == best[0] and key[1:] < best[1:]):
+                best = key
+    return (best[1], best[2]) if best else None
+
+
+def _closest_coauthor(idx: _Index, a: str, c: str) -> str | None:
+    """The co-author of ``a`` (other than ``c``) whose term profile is closest to ``c``'s."""
+    terms = idx.terms()
+    vc = terms.vectors[idx.pos[c]]
+    best, best_z = REASON_MIN_COSINE, None
+    for z in sorted(idx.co.get(a, {})):
+        if z == c:
+            continue
+        vz = terms.vectors[idx.pos[z]]
+        s = sum(x * vc[t] for t, x in vz.items() if t in vc)
+        if s > best:
+            best, best_z = s, z
+    return best_z
 
 
 def related_papers(G: nx.MultiDiGraph, paper_id: str, *, top: int = 10) -> list[Related]:

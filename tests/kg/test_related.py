@@ -9,7 +9,18 @@ import pytest
 from kg.errors import NotFoundError
 from kg.graph import build_graph
 from kg.records import Category, Entity, Record
-from kg.related import AUTHOR_WEIGHTS, author_scores, coauthor_distances, find_author, related_authors, related_papers
+from kg.related import (
+    AUTHOR_WEIGHTS,
+    SIGNALS,
+    _index,
+    author_scores,
+    author_signals,
+    coauthor_distances,
+    combine,
+    find_author,
+    related_authors,
+    related_papers,
+)
 from kg.schema import EntityType
 
 
@@ -44,8 +55,19 @@ def test_two_hop_reason_names_common_coauthor(G):
     res = by_label(related_authors(G, "Renzhe Xu"))
     lin = res["Lin Zhou"]
     assert lin.hops == 2
-    assert lin.why == "shares co-author Yao Shu; both work on tabular foundation models; 2 hops"
-    assert res["Yao Shu"].reasons[0] == "already co-authors (1 joint paper)"
+    assert lin.why == "shares co-author Yao Shu; both work on tabular foundation models; active: 2 papers; 2 hops"
+    assert res["Yao Shu"].reasons[0] == "already co-authors on 1 paper"
+
+
+def test_existing_coauthor_said_once_without_the_pair_itself():
+    # Ann and Bo wrote p1 with Cy: Cy is not a *shared* co-author, only a co-author of their joint paper.
+    G = build_graph([rec("p1", "Ann Lee", "Bo Chen", "Cy Dunn"), rec("p2", "Ann Lee", "Bo Chen"),
+                     rec("p3", "Ann Lee", "Di Fox"), rec("p4", "Bo Chen", "Di Fox")])
+    res = by_label(related_authors(G, "Ann Lee"))
+    assert res["Bo Chen"].reasons == ("already co-authors on 2 papers", "shares co-author Di Fox", "active: 3 papers")
+    assert res["Cy Dunn"].reasons == ("already co-authors on 1 paper",)
+    assert sum("co-author" in r for r in res["Bo Chen"].reasons) == 2
+    assert not any(r.startswith("shares") for r in res["Cy Dunn"].reasons)
 
 
 def test_topic_only_candidate_with_citation_and_category(G):
@@ -54,13 +76,20 @@ def test_topic_only_candidate_with_citation_and_category(G):
     assert pat.reasons == ("both work on strategic classification and tabular foundation models",
                            "both publish in Game Theory", "1 citation between their papers",
                            "not connected by co-authorship within 3 hops")
+    # Topic, category and citation: without co-author proximity the score is log(eps) plus them.
+    w = AUTHOR_WEIGHTS
+    expected = (math.log(w["eps"]) + w["topics"] * math.log1p(pat.components["topics"])
+                + w["categories"] * pat.components["categories"] + w["citations"] * math.log(2)
+                + w["prior"] * math.log(2))
+    assert pat.score == pytest.approx(expected)
     assert pat.components["topics"] > 0 and pat.components["citations"] == 1
 
 
 def test_three_hops(G):
     mara = by_label(related_authors(G, "Renzhe Xu", top=50))["Mara Diaz"]
-    assert mara.hops == 3 and mara.why.endswith("3 hops")
+    assert mara.hops == 3 and mara.why == "linked through Yao Shu and Lin Zhou; 3 hops"
     assert mara.components["p3"] == pytest.approx(1 / (3 * 2))
+    assert mara.components["n3"] == 1 and mara.components["paths2"] == 0
 
 
 def test_scores_sorted_and_top(G):
@@ -96,9 +125,48 @@ def test_author_scores_over_candidates(G):
     cands = ["author:lin-zhou", "author:filler-persona"]
     s = author_scores(G, "author:renzhe-xu", candidates=cands)
     assert set(s) == set(cands)
-    assert s["author:lin-zhou"] > s["author:filler-persona"] == 0.0  # no signal, no activity prior
-    s = author_scores(G, "author:renzhe-xu", candidates=cands, weights={**AUTHOR_WEIGHTS, "prior": 0.5})
-    assert s["author:filler-persona"] == pytest.approx(0.5 * math.log(2))
+    assert s["author:lin-zhou"] > s["author:filler-persona"]
+    no_prior = author_scores(G, "author:renzhe-xu", candidates=cands, weights={"prior": 0.0})
+    assert s["author:filler-persona"] - no_prior["author:filler-persona"] == pytest.approx(0.5 * math.log(2))
+    assert no_prior["author:filler-persona"] == pytest.approx(math.log(AUTHOR_WEIGHTS["eps"]))
+    # Without candidates: only authors related by some signal, never the author itself.
+    related = author_scores(G, "author:renzhe-xu")
+    assert "author:lin-zhou" in related and "author:filler-persona" not in related
+    assert "author:renzhe-xu" not in related
+
+
+def test_paths2_counts_pairs_of_joint_papers():
+    # Ann -(2 papers)- Zed -(3 papers)- Cat; Ann -(1)- Yu -(1)- Cat: 2*3 + 1*1 = 7 pairs of papers.
+    recs = [rec("a1", "Ann Lee", "Zed Ray"), rec("a2", "Ann Lee", "Zed Ray"), rec("z1", "Zed Ray", "Cat Orr"),
+            rec("z2", "Zed Ray", "Cat Orr"), rec("z3", "Zed Ray", "Cat Orr"), rec("y1", "Ann Lee", "Yu Han"),
+            rec("y2", "Yu Han", "Cat Orr"), rec("y3", "Yu Han", "Dan Ives")]
+    G = build_graph(recs)
+    idx = _index(G)
+    sig = author_signals(G, "author:ann-lee")
+    assert set(sig) == set(SIGNALS)
+    cat, dan = idx.pos["author:cat-orr"], idx.pos["author:dan-ives"]
+    assert sig["paths2"][cat] == 7 and sig["cn"][cat] == 2 and sig["paths2"][dan] == 1
+    assert sig["aa"][cat] == pytest.approx(1 / math.log(2) + 1 / math.log(3))  # Zed has 2 co-authors, Yu 3
+    score = combine(sig, idx.n_papers)
+    assert score[cat] == pytest.approx(math.log(0.01 + 7) + 0.5 * math.log(1 + 4))
+    assert score[cat] > score[dan]
+
+
+def test_term_reasons_name_word_pairs_and_the_close_coauthor():
+    def titled(rid, title, *authors):
+        return Record(rid, title, None, tuple(authors), False, None, 2024)
+
+    recs = [titled("p1", "Hypergraph clustering with spectral cuts", "Ann Lee", "Bo Chen"),
+            titled("p2", "Spectral cuts for hypergraph clustering at scale", "Cat Orr"),
+            titled("p3", "Optimal transport barycenters", "Dan Ives")]
+    recs += [titled(f"f{i}", f"Filler topic{i} words{i}", f"Filler Person{chr(97 + i)}") for i in range(30)]
+    G = build_graph(recs)
+    cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
+    assert cat.components["terms"] > 0.3 and cat.components["nbmax"] > 0.3
+    assert cat.reasons == ("both write about hypergraph clustering and spectral cuts",
+                           "close in topic to co-author Bo Chen",
+                           "not connected by co-authorship within 3 hops")
+    assert "Dan Ives" not in by_label(related_authors(G, "Ann Lee", top=50))
 
 
 def test_coauthor_distances(G):
