@@ -116,16 +116,12 @@ def expected_rr_hits(scores, truth_idx) -> tuple[float, float]:
     greater = int(np.count_nonzero(scores > best))
     g = int(np.count_nonzero(scores == best))
     k = sum(1 for t in truth_idx if scores[t] == best)
-    rr = hits = 0.0
-    p = k / g
-    for j in range(1, g - k + 2):
-        rank = greater + j
-        rr += p / rank
-        if rank <= 10:
-            hits += p
-        elif p < 1e-12:
-            break
-        p = p * (g - j - k + 1) / (g - j) if g - j > 0 else 0.0
+    # p[j - 1] = P(best true at tie position j), j = 1 .. g - k + 1, by the ratio of successive terms
+    j = np.arange(1, g - k + 1, dtype=np.float64)
+    p = (k / g) * np.cumprod(np.concatenate(([1.0], (g - j - k + 1) / (g - j))))
+    rank = greater + np.arange(1, g - k + 2, dtype=np.float64)
+    rr = float(np.sum(p / rank))
+    hits = float(np.sum(p[rank <= 10]))
     return rr, hits
 
 

@@ -201,6 +201,10 @@ class _Index:
             self.items_of_author[a] = items
             for it in items:
                 self.item_authors[it].append(self.pos[a])
+        self.papers_in_category: dict[str, list[str]] = defaultdict(list)
+        for p, ks in self.cats_of_paper.items():
+            for k in ks:
+                self.papers_in_category[k].append(p)
         self.n_items = np.array([len(self.items_of_author.get(a, ())) for a in self.authors], dtype=np.float64)
         self._names: dict[str, str] | None = None
         self._terms: _Terms | None = None
@@ -391,7 +395,7 @@ def author_signals(G: nx.MultiDiGraph, author: str) -> dict[str, np.ndarray]:
     topics /= np.sqrt(np.maximum(idx.n_items, 1.0))
     cats = sig["categories"]
     for k in idx.cats_of_author(author):
-        holders = {pos[a] for p in _papers_in_category(idx, k) for a in idx.authors_of.get(p, ())}
+        holders = {pos[a] for p in idx.papers_in_category.get(k, ()) for a in idx.authors_of.get(p, ())}
         if holders:
             cats[list(holders)] += 1.0 if "/" in k else 0.5
     cites = sig["citations"]
@@ -400,17 +404,6 @@ def author_signals(G: nx.MultiDiGraph, author: str) -> dict[str, np.ndarray]:
             for c in idx.authors_of.get(q, ()):
                 cites[pos[c]] += 1.0
     return sig
-
-
-def _papers_in_category(idx: _Index, k: str) -> list[str]:
-    by_cat = getattr(idx, "_by_cat", None)
-    if by_cat is None:
-        by_cat = defaultdict(list)
-        for p, ks in idx.cats_of_paper.items():
-            for c in ks:
-                by_cat[c].append(p)
-        idx._by_cat = by_cat  # type: ignore[attr-defined]
-    return by_cat.get(k, [])
 
 
 def combine(signals: dict[str, np.ndarray], n_papers: np.ndarray, *,
