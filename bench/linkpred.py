@@ -49,7 +49,7 @@ sys.path.insert(0, str(REPO))
 from kg.authors import AuthorIndex  # noqa: E402
 from kg.graph import build_graph  # noqa: E402
 from kg.records import Record  # noqa: E402
-from kg.related import SIGNALS, _index, author_signals, combine  # noqa: E402
+from kg.related import SIGNALS, _index, _signals, combine  # noqa: E402
 from kg.schema import NodeType, node_key  # noqa: E402
 
 
@@ -157,7 +157,7 @@ def run(history: list[str], future: list[str], *, weights: dict[str, float] | No
         excluded = [pos[a]] + [pos[c] for c in co.get(a, {})]
         n_cand += len(authors) - len(excluded)
         truth = [pos[t] for t in queries[a]]
-        sig = author_signals(G, a)
+        sig = _signals(idx, a)  # author_signals without re-checking the graph per query
         ranked = {"paperkg": combine(sig, idx.n_papers, weights=weights), "adamic_adar": sig["aa"],
                   "common_neighbours": sig["cn"], "random": rnd}
         if signals:

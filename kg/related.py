@@ -298,9 +298,13 @@ def find_author(G: nx.MultiDiGraph, name: str) -> str:
     NotFoundError
         When no author has that name; the message lists close matches.
     """
+    return _find_author(_index(G), name)
+
+
+def _find_author(idx: _Index, name: str) -> str:
+    G = idx.G
     if name in G and G.nodes[name].get("type") == NodeType.AUTHOR.value:
         return name
-    idx = _index(G)
     key = idx.names().get(name_key(name))
     if key:
         return key
@@ -332,7 +336,11 @@ def find_paper(G: nx.MultiDiGraph, ident: str) -> str:
 
 def coauthor_distances(G: nx.MultiDiGraph, author: str, *, max_hops: int = 3) -> dict[str, int]:
     """Co-author graph distance from ``author`` to every author within ``max_hops``."""
-    co = _index(G).co
+    return _distances(_index(G), author, max_hops)
+
+
+def _distances(idx: _Index, author: str, max_hops: int) -> dict[str, int]:
+    co = idx.co
     dist = {author: 0}
     frontier = [author]
     for hop in range(1, max_hops + 1):
@@ -355,7 +363,10 @@ def author_signals(G: nx.MultiDiGraph, author: str) -> dict[str, np.ndarray]:
     of length 3, ``terms`` and ``nbmax`` cosines, ``topics`` shared rare entities, ``categories``
     and ``citations``. The entry of ``author`` itself is meaningless (callers drop it).
     """
-    idx = _index(G)
+    return _signals(_index(G), author)
+
+
+def _signals(idx: _Index, author: str) -> dict[str, np.ndarray]:
     n = len(idx.authors)
     pos = idx.pos
     co = idx.co
@@ -441,7 +452,7 @@ def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] 
     prior only); without, only authors related by some signal.
     """
     idx = _index(G)
-    sig = author_signals(G, author)
+    sig = _signals(idx, author)
     score = combine(sig, idx.n_papers, weights=weights)
     if candidates is None:
         keep = np.flatnonzero(_related_mask(sig))
@@ -486,11 +497,11 @@ def related_authors(
     NotFoundError
         When no author has that name (the message lists close matches).
     """
-    author = find_author(G, name)
-    idx = _index(G)
+    idx = _index(G)  # checked once: the check counts the edges of G
+    author = _find_author(idx, name)
     limit = max(exclude_within or 0, 1 if exclude_coauthors else 0)
-    dist = coauthor_distances(G, author, max_hops=max(3, limit))
-    sig = author_signals(G, author)
+    dist = _distances(idx, author, max(3, limit))
+    sig = _signals(idx, author)
     score = combine(sig, idx.n_papers, weights=weights)
     rows = []
     for i in np.flatnonzero(_related_mask(sig)):
@@ -533,12 +544,17 @@ def _shared_coauthors(idx: _Index, a: str, c: str) -> list[str]:
     return sorted(common, key=lambda z: (-mine[z] * theirs[z], idx.G.nodes[z]["name"]))
 
 
+#: Words of web addresses: they weigh in the score like any rare term, but say nothing as a reason.
+_URL_WORDS = frozenset("http https www com org github io html".split())
+
+
 def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
     """The word pairs that add most to the two authors' cosine."""
     terms = idx.terms()
     va, vc = terms.vectors[idx.pos[a]], terms.vectors[idx.pos[c]]
     # Word pairs only: single words that weigh most are often incidental ("enjoys", "overall").
-    shared = sorted((t for t in va if " " in t and t in vc), key=lambda t: (-va[t] * vc[t], t))
+    shared = sorted((t for t in va if " " in t and t in vc and _URL_WORDS.isdisjoint(t.split())),
+                    key=lambda t: (-va[t] * vc[t], t))
     return shared[:n]
 
 
