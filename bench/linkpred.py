@@ -10,9 +10,9 @@ co-authors is scored:
 - Hits@10: share of queries with a true new co-author in the top 10.
 
 Ties are broken at random, in expectation (:func:`expected_rr_hits`), so a method gets no
-credit for ties and the figures do not depend on a seed. Methods: ``paperkg`` (:func:`kg.related.author_scores`, all
-signals), ``adamic_adar`` and ``common_neighbours`` over the history co-author graph, and
-``random``.
+credit for ties and the figures do not depend on a seed. Methods: ``paperkg``
+(:func:`kg.related.combine` of all the signals), ``adamic_adar`` and ``common_neighbours`` over
+the history co-author graph, and ``random``.
 
 Entities come from ``extractors.pipeline.extract_records`` when that module exists; without it
 the graph has no methods/benchmarks/concepts and the run says so (``"entities": false``). With
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path

@@ -158,13 +158,15 @@ def test_term_reasons_name_word_pairs_and_the_close_coauthor():
 
     recs = [titled("p1", "Hypergraph clustering with spectral cuts", "Ann Lee", "Bo Chen"),
             titled("p2", "Spectral cuts for hypergraph clustering at scale", "Cat Orr"),
-            titled("p3", "Optimal transport barycenters", "Dan Ives")]
+            titled("p3", "Optimal transport barycenters", "Dan Ives"),
+            # a shared web address weighs in the score but is no reason in words
+            titled("u1", "Sources at https github", "Ann Lee"), titled("u2", "Tools at https github", "Cat Orr")]
     recs += [titled(f"f{i}", f"Filler topic{i} words{i}", f"Filler Person{chr(97 + i)}") for i in range(30)]
     G = build_graph(recs)
     cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
     assert cat.components["terms"] > 0.3 and cat.components["nbmax"] > 0.3
     assert cat.reasons == ("both write about hypergraph clustering and spectral cuts",
-                           "close in topic to co-author Bo Chen",
+                           "close in topic to co-author Bo Chen", "active: 2 papers",
                            "not connected by co-authorship within 3 hops")
     assert "Dan Ives" not in by_label(related_authors(G, "Ann Lee", top=50))
 

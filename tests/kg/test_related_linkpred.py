@@ -60,7 +60,8 @@ def test_cache_gives_the_history_records_of_the_named_files(files, tmp_path):
                    sources=(Source(str(h), 1, "jsonl"),), entities=(ent,)),
             Record("h2", "Protein folding kinetics", None, ("Bo Chen", "Cy Dunn"), year=2020,
                    sources=(Source(str(h), 2, "jsonl"),)),
-            Record("x1", "Elsewhere", None, ("Zed Ray",), year=2020, sources=(Source("/other/file.jsonl", 1, "jsonl"),))]
+            Record("x1", "Elsewhere", None, ("Zed Ray",), year=2020,
+                   sources=(Source("/other/file.jsonl", 1, "jsonl"),))]
     cache = write_jsonl(tmp_path / "cache.jsonl", [r.to_dict(extraction=True) for r in recs])
     got = linkpred.cached_records(cache, [str(h)])
     assert [r.id for r in got] == ["h1", "h2"] and got[0].entities == (ent,)
