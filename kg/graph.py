@@ -216,6 +216,7 @@ def add_entities(G: nx.MultiDiGraph, records: list[Record]) -> None:
     """Method, benchmark and concept nodes with their role edges and evidence."""
     papers_of: dict[str, set[str]] = defaultdict(set)
     keys: dict[tuple[EntityType, str], str] = {}
+    seen: dict[str, set[str]] = {}  # aliases already listed (a list test was quadratic for common concepts)
     for rec in records:
         pk = paper_key(rec)
         for ent in rec.entities:
@@ -226,8 +227,12 @@ def add_entities(G: nx.MultiDiGraph, records: list[Record]) -> None:
             if ek not in G:
                 G.add_node(ek, type=ntype.value, label=ent.name, name=ent.name, aliases=[])
             node = G.nodes[ek]
+            listed = seen.get(ek)
+            if listed is None:
+                listed = seen[ek] = {node["name"], *node["aliases"]}
             for alias in (ent.name, *ent.aliases):
-                if alias != node["name"] and alias not in node["aliases"]:
+                if alias not in listed:
+                    listed.add(alias)
                     node["aliases"].append(alias)
             etype = ROLE_EDGES.get((ent.type, ent.role)) or ROLE_EDGES[(ent.type, Role.USED)]
             evidence = [m.to_dict() for m in ent.mentions]
@@ -500,6 +505,7 @@ def _top_pairs(sets: Mapping[str, list[str]], idf: Mapping[str, float], *, top_k
     # Entities that did not find partners still add to the weight of the pairs kept.
     others = {i: [it for it in sets[node] if not 2 <= len(postings[it]) <= max_postings]
               for i, node in enumerate(nodes)}
+    other_sets: dict[int, set[str]] = {}  # membership tests; the sum runs in list order (deterministic)
     keep: dict[tuple[str, str], float] = {}
     for a, b, w0 in zip(u[chosen].tolist(), v[chosen].tolist(), both[chosen].tolist()):
         if a > b:
@@ -511,7 +517,10 @@ def _top_pairs(sets: Mapping[str, list[str]], idf: Mapping[str, float], *, top_k
         full = w0
         oa, ob = others[a], others[b]
         if oa and ob:
-            full += sum(idf[it] for it in oa if it in ob)
+            sb = other_sets.get(b)
+            if sb is None:
+                sb = other_sets[b] = set(ob)
+            full += sum(idf[it] for it in oa if it in sb)
         if full >= min_weight:
             keep[key] = full
     return keep
