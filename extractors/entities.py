@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
@@ -307,6 +306,9 @@ _PASSIVE_VERB = re.compile(r"(?:proposed|introduced|presented|developed|devised|
 _PASSIVE_BEFORE = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?$")
 # literal-first prefilters: a pattern that starts with a look-behind or ``\b`` is tried at every
 # position of the text, one that starts with literals is skipped to its candidates in C
+# Substrings without which a pattern cannot match (checked before the whole-text scan).
+_BENCH_BEFORE_WORDS = ("benchmark", "dataset", "data set", "corpora", "environment", "collections")
+_COMPARE_WORDS = ("compared", "outperform", "baseline", "surpass", "than", "versus", "vs")
 _EXTEND_WORDS = (" extend ", " generalize ", " adapt ", " lift ")  # the verb as _EXTEND needs it
 #: substrings without which _CALLED cannot match (``str.__contains__`` is cheaper than any regex scan)
 _CALLED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "e call", "e name", "e dub",
@@ -835,7 +837,7 @@ class EntityRecognizer:
             # "Wikipedia corpus", "Twitter dataset": a generic source is a dataset only with a data head
             for m in _SOURCE_DATA.finditer(ct):
                 out.append(_Cand(*view.span_to_orig(*m.span("name")), BENCHMARK, USED, "bench_head", None, 2))
-        for m in _BENCH_BEFORE.finditer(ct):
+        for m in (_BENCH_BEFORE.finditer(ct) if any(w in ct for w in _BENCH_BEFORE_WORDS) else ()):
             items = _list_items(ct, m.start("list"), m.end("list"))
             if m.group("trigger") is None:
                 # a bare list right after the head ("datasets SBU, UCF and ISTD"): two names at least
@@ -855,7 +857,7 @@ class EntityRecognizer:
                 if tm is not None and " " in tm.group("name") and not _sentence_initial(ct, tm.start("name")) \
                         and not _GENERIC_CLASS.search(tm.group("name")) and not _PARADIGM_END.search(tm.group("name")):
                     add(tm.start("name"), tm.end("name"), METHOD, USED, "method_head", 2)
-        for m in _COMPARE.finditer(ct):
+        for m in (_COMPARE.finditer(ct) if any(w in ct for w in _COMPARE_WORDS) else ()):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 item = ct[ls:le]
                 if gaz.lookup(item) is not None or (self.is_name(item) and " " not in item and
@@ -880,17 +882,16 @@ class EntityRecognizer:
         # an acronym this abstract defines otherwise is not the gazetteer's ("SDS" = switching dynamical systems)
         own_shorts = {d.short.rstrip("s"): d.long for d in defs}
         matches = self.matcher_orth(doc) + self.matcher_lower(doc)
-        if matches:
-            # token offsets read once as plain lists: a Token object per lookup costs more than the match
-            offsets = doc.to_array([IDX, LENGTH]).tolist()
         entry_of = self._entry_of
         for match_id, s, e in matches:
             i = entry_of.get(match_id)
             if i is None:
                 i = entry_of[match_id] = int(self.vocab.strings[match_id][3:])
             entry = gaz.entries[i]
-            cs = offsets[s][0]
-            ce = offsets[e - 1][0] + offsets[e - 1][1]
+            # two token lookups per match: cheaper than doc.to_array for the few matches a text has
+            cs = doc[s].idx
+            last = doc[e - 1]
+            ce = last.idx + len(last)
             surface = text[cs:ce]
             if own_shorts and surface.rstrip("s") in own_shorts and \
                     _other_long_form(own_shorts[surface.rstrip("s")], entry):
