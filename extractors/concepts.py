@@ -519,7 +519,8 @@ def entities_from_items(items: Iterable[Sequence], text: str,
             spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         aliases = tuple(sorted({text[s:e] for s, e, _r in spots} - {name}))
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
-        out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
+        if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity
+            out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
     out.sort(key=lambda x: x[0])
     return [x[1] for x in out]
 
@@ -583,11 +584,15 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
         words = name.split()
         if not any(w in acr or w.rstrip("s") in acr for w in words[:-1]):
             return name
-        out = []
+        out: list[str] = []
         for w in words[:-1]:
             long = acr.get(w) or acr.get(w.rstrip("s"))
             out.extend(long.split() if long else [w])
-        return " ".join(out + words[-1:])
+        for w in words[-1:]:
+            # "TD learning" -> "temporal difference learning", not "... learning learning"
+            if not (out and out[-1].lower() == w.lower()):
+                out.append(w)
+        return " ".join(out)
 
     # Pass 1: per paper, concept key -> (names, mentions); corpus statistics.
     per_paper: list[dict[str, tuple[list[str], list[Mention], set[str]]]] = []

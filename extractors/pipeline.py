@@ -199,7 +199,8 @@ def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
                 citations.append(Citation(item.surnames, item.year, item.start - off, item.end - off, item.text, f))
             elif isinstance(item, Entity):
                 mentions = tuple(x for x in (_split_mention(m, abstract_start) for m in item.mentions) if x)
-                entities.append(Entity(item.type, item.name, item.role, item.aliases, mentions))
+                if mentions:
+                    entities.append(Entity(item.type, item.name, item.role, item.aliases, mentions))
     defs = []
     for t in doc.user_data.get(DEFS_KEY, ()):
         d = Definition(*t)

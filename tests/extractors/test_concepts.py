@@ -173,9 +173,24 @@ def test_consolidation_merges_acronyms_and_variants(nlp):
     ])
     out = consolidate_concepts(recs, min_papers=2)
     assert all("federated learning" in _concepts(r) for r in out)
-    assert "federated learning aggregation" not in _concepts(out[2]) or True
     (ent,) = [e for e in out[0].entities if e.name == "federated learning"]
     assert "FL" in ent.aliases
+
+
+def test_acronym_expansion_does_not_repeat_the_head():
+    # "TD learning" with TD = "temporal difference learning" is the same concept, not
+    # "temporal difference learning learning" (the definition needs the abbreviation component)
+    from extractors.pipeline import make_nlp
+
+    recs = _records(make_nlp(), [
+        "We study temporal difference learning (TD) for control.",
+        "TD learning converges for linear features.",
+        "Off-policy TD learning with function approximation.",
+    ])
+    out = consolidate_concepts(recs, min_papers=1)
+    assert all("temporal difference learning" in _concepts(r) for r in out)
+    assert "off-policy temporal difference learning" in _concepts(out[2])
+    assert not any("learning learning" in name for r in out for name in _concepts(r))
 
 
 def test_consolidation_drops_single_paper_concepts_in_a_corpus(nlp):

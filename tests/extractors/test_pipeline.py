@@ -35,6 +35,20 @@ def test_offsets_are_per_field(rec, nlp) -> None:
     assert sorted(m.field for m in e.mentions) == ["abstract", "abstract", "title"]
 
 
+def test_no_entity_without_evidence_across_the_title_abstract_boundary(rec, nlp) -> None:
+    # The joined text reads "... Deep Reinforcement Learning\n\nLearning policies ...": a
+    # phrase across the break has no span in either field, so it must not become an entity.
+    title = "Piecewise Policies for Deep Reinforcement Learning"
+    abstract = "Learning interpretable policies is hard. We study reinforcement learning with linear policies."
+    (raw,) = extract_raw([rec(abstract, title)], nlp=nlp)
+    assert raw.entities
+    for e in raw.entities:
+        assert e.mentions, e
+        assert "\n" not in e.name and not any("\n" in a for a in e.aliases), e
+        for m in e.mentions:
+            assert (title if m.field == "title" else abstract)[m.start:m.end] == m.text
+
+
 def test_record_without_text_yields_empty_result(nlp) -> None:
     (raw,) = extract_raw([Record(id="x", title=None, abstract=None)], nlp=nlp)
     assert raw.entities == () and raw.citations == ()
