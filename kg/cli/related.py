@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.related import related_authors, related_papers
+from kg.related import find_author, related_authors, related_papers, use_terms_cache
 from kg.workspace import Workspace
 
 
@@ -27,10 +27,15 @@ def command(out: Path, name: str | None, paper_id: str | None, top: int, exclude
     each with its reasons."""
     if (name is None) == (paper_id is None):
         raise click.UsageError("give an author NAME or --paper ID (one of them)")
-    G = Workspace(out).load_graph()
+    ws = Workspace(out)
+    G = ws.load_graph()
     if paper_id is not None:
         results = related_papers(G, paper_id, top=top)
     else:
+        find_author(G, name)  # an unknown name fails now, with close matches, not after the profiles
+        st = ws.graph_path.stat()
+        # the authors' word profiles depend on the graph only: kept beside the build's caches
+        use_terms_cache(G, ws.cache_dir / "related_terms.npz", f"{st.st_size}:{st.st_mtime_ns}")
         results = related_authors(G, name, top=top, exclude_coauthors=exclude_coauthors,
                                   exclude_within=exclude_within)
     if as_json:
