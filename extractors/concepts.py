@@ -517,8 +517,8 @@ def entities_from_items(items: Iterable[Sequence], text: str,
             spots = [(s, e, r)]
         else:
             spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
-        aliases = tuple(sorted({text[s:e] for s, e, _r in spots} - {name}))
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
+        aliases = tuple(sorted({m.text for m in mentions} - {name}))  # only spellings with evidence
         if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity
             out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
     out.sort(key=lambda x: x[0])

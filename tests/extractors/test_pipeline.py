@@ -39,7 +39,8 @@ def test_no_entity_without_evidence_across_the_title_abstract_boundary(rec, nlp)
     # The joined text reads "... Deep Reinforcement Learning\n\nLearning policies ...": a
     # phrase across the break has no span in either field, so it must not become an entity.
     title = "Piecewise Policies for Deep Reinforcement Learning"
-    abstract = "Learning interpretable policies is hard. We study reinforcement learning with linear policies."
+    abstract = ("Learning interpretable policies is hard. We study reinforcement learning with linear "
+                "policies.")
     (raw,) = extract_raw([rec(abstract, title)], nlp=nlp)
     assert raw.entities
     for e in raw.entities:
@@ -47,6 +48,16 @@ def test_no_entity_without_evidence_across_the_title_abstract_boundary(rec, nlp)
         assert "\n" not in e.name and not any("\n" in a for a in e.aliases), e
         for m in e.mentions:
             assert (title if m.field == "title" else abstract)[m.start:m.end] == m.text
+
+
+def test_aliases_only_from_spellings_with_evidence(rec, nlp) -> None:
+    # "Learning\n\nGraph" across the break is no alias of "learning graph" found in the abstract
+    (raw,) = extract_raw([rec("Graph contrastive methods are a strong tool for learning graph data, "
+                              "but they scale poorly.", "Faster Training of Graph Contrastive Learning")],
+                         nlp=nlp)
+    names = {e.name.lower(): e for e in raw.entities}
+    assert "learning graph" in names
+    assert all("\n" not in a for e in raw.entities for a in e.aliases)
 
 
 def test_record_without_text_yields_empty_result(nlp) -> None:
