@@ -17,6 +17,9 @@ The third held-out split ``test3`` was added after ``test`` and ``test2`` had be
 report figures. It is drawn last, the same way: a separate generator per source seeded from
 ``TEST3_SEED`` and the source name, over the ids not already in dev, test or test2, so the
 earlier draws are unchanged: ``TEST3_PER_SOURCE`` ids per source.
+
+The fourth held-out split ``test4`` was added after ``test3`` had been used to report a
+figure, drawn after it in the same way from ``TEST4_SEED``: ``TEST4_PER_SOURCE`` ids per source.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ TEST2_SEED = "20240531:test2"
 TEST2_PER_SOURCE = 30
 TEST3_SEED = "20240531:test3"
 TEST3_PER_SOURCE = 40
+TEST4_SEED = "20240531:test4"
+TEST4_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -49,7 +54,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, then test3."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, then test4."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -69,6 +74,8 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
         chosen += [("test2", source, i) for i in rng.sample(rest, TEST2_PER_SOURCE)]
     # test3: drawn after test2 in the same way; the rows above are not touched by it.
     chosen += _later_draw(data, "test3", TEST3_SEED, TEST3_PER_SOURCE, chosen)
+    # test4: drawn after test3 in the same way.
+    chosen += _later_draw(data, "test4", TEST4_SEED, TEST4_PER_SOURCE, chosen)
     return chosen
 
 

@@ -131,7 +131,9 @@ def test_adding_test3_left_the_earlier_draws_unchanged(shared_data: Path) -> Non
     chosen = _load_module("sample").choose(shared_data)
     splits = [sp for sp, _, _ in chosen]
     first_test3 = splits.index("test3")
-    assert set(splits[first_test3:]) == {"test3"}
+    first_test4 = splits.index("test4")
+    assert set(splits[first_test3:first_test4]) == {"test3"}
+    assert set(splits[first_test4:]) == {"test4"}
     for split in ("dev", "test", "test2"):
         assert {i for sp, _, i in chosen[:first_test3] if sp == split} == {
             g["id"] for g in _read_gold(split)
