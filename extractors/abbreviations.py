@@ -41,17 +41,22 @@ if not Doc.has_extension("abbreviations"):
 if not Span.has_extension("paperkg_pair"):
     Span.set_extension("paperkg_pair", default=None)
 
+GREEK_LETTERS = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|rho|"
+          "sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega")
 # LaTeX commands with a braced argument and Markdown emphasis markers: removed in the clean view.
 # markdown links keep their text: "[CoIC](https://...)" reads "CoIC". Every branch starts with
 # a literal character ("\{|\}|\$|\*\**" for "[{}$]|\*+"), so ``re`` skips ahead to those.
 _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
-                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**")
+                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**"
+                     # inside a name a superscript mark and a Greek letter's backslash are markup:
+                     # "PILOT$^+$" reads "PILOT+", "G-$\Delta$UQ" reads "G-DeltaUQ", "$S^3$" reads "S3"
+                     rf"|\^|\\(?=(?:{GREEK_LETTERS})(?![A-Za-z]))")
 # Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
 )
-_MARKUP_CHARS = re.compile(r"[\\{}*$<&\[]")  # without one of these, clean_view changes nothing
+_MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^]")  # without one of these, clean_view changes nothing
 _FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _SENT_END = re.compile(r"[.!?;:]\s|\n")
@@ -281,6 +286,8 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
             max_words = min(len(short) + 5, 2 * len(short))
             cand = " ".join(words[-max_words:])
             long = best_long_form(short, cand)
+            if long:
+                long = _extend_title_case(cand, long, sentence_start=len(words) <= max_words)
             if long and _valid_pair(short, long) and short not in seen:
                 long_end = sent_start + len(before)
                 long_start = long_end - len(long)
@@ -300,6 +307,47 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                     out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
                     seen.add(short)
     return out
+
+
+# Title-Case words and a connector right before a Title-Case long form: "Adversarial Training with"
+_TITLE_LEAD = re.compile(r"(?:(?<=\s)|^)(?P<lead>(?:[A-Z][\w-]*\s+){1,3})(?:with|for|of|via|by|in|on|and|under|from)\s+$")
+_LEAD_STOP = frozenset("we our the this these in on for with to by from a an its their it here then thus "
+                       "moreover furthermore finally first second specifically unlike however".split())
+
+
+def _extend_title_case(cand: str, long: str, *, sentence_start: bool = False) -> str:
+    """Grow the shortest long form over the Title-Case words that start the same name.
+
+    Schwartz & Hearst take the shortest long form that spells the short form, which drops the
+    head of a name whose acronym skips its first words ("Adversarial Training with Consistent
+    Prediction-based Rejection (CPR)" -> "Consistent Prediction-based Rejection"). When the long
+    form is Title Case and is preceded, inside the candidate window, by one to three capitalised
+    words and a connector, those words belong to the same name (not when they open the sentence
+    ``cand`` starts, where every word is capitalised: "Results with Deep Q-Network (DQN)").
+
+    Examples
+    --------
+    >>> _extend_title_case("we propose Robust Training with Calibrated Margin Abstention", "Calibrated Margin Abstention")
+    'Robust Training with Calibrated Margin Abstention'
+    >>> _extend_title_case("In Calibrated Margin Abstention", "Calibrated Margin Abstention")
+    'Calibrated Margin Abstention'
+    >>> _extend_title_case("Results with Deep Q-Network", "Deep Q-Network", sentence_start=True)
+    'Deep Q-Network'
+    """
+    if not long[:1].isupper() or not cand.endswith(long):
+        return long
+    words = long.split()
+    if sum(w[:1].isupper() for w in words) < max(2, len(words) - 1):
+        return long
+    m = _TITLE_LEAD.search(cand, 0, len(cand) - len(long))
+    if m is None:
+        return long
+    lead = m.group("lead").split()
+    while lead and lead[0].lower() in _LEAD_STOP:
+        lead.pop(0)
+    if not lead or any(w.lower() in _LEAD_STOP for w in lead) or (sentence_start and m.start("lead") == 0):
+        return long
+    return cand[m.start("lead") + m.group("lead").find(lead[0]):]
 
 
 def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: int, le: int) -> Definition:

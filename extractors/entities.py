@@ -46,8 +46,8 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 from extractors import BENCHMARK, METHOD
-from extractors.abbreviations import (CleanView, Definition, best_long_form, clean_view, definitions_of,
-                                      doc_text, doc_view, emphasized_ranges, find_definitions)
+from extractors.abbreviations import (GREEK_LETTERS, CleanView, Definition, best_long_form, clean_view,
+                                      definitions_of, doc_text, doc_view, emphasized_ranges, find_definitions)
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
@@ -336,6 +336,9 @@ _UNNAMED_OBJECT = re.compile(
 # a verb after the name ("X learns"), not a plural noun it modifies ("RGB-D observations")
 _NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+)?"
                              r"(?![a-z]+(?:ions|ments|ities|ances|ences|nesses|ures|ings)\b)[a-z]+s\b")
+#: rules strong enough for a name written with inline math
+_MATH_NAME_RULES = frozenset(("propose", "propose_head", "called", "appositive", "passive"))
+_MATH_NAME = re.compile(rf"(?:[\w+-]|\$|\^|\\(?:{GREEK_LETTERS})(?![A-Za-z]))+")
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -516,8 +519,13 @@ class EntityRecognizer:
                 return
             s, e = view.span_to_orig(cs, ce)
             name = ct[cs:ce]
-            if "$" in text[s:e] or "\\" in text[s:e]:
-                return
+            raw = text[s:e]
+            if "$" in raw or "\\" in raw or "^" in raw or (s and text[s - 1] == "$"):
+                # a name written with inline math ("PILOT$^+$", "G-$\\Delta$UQ", "$S^3$") only right
+                # after a naming cue: elsewhere math is a variable ("the matrix $X^TX$")
+                if rule not in _MATH_NAME_RULES or _MATH_NAME.fullmatch(raw) is None:
+                    return
+                s, e = _balance_dollars(text, s, e)
             if any(s < d.long_end and d.long_start < e and (s, e) != (d.long_start, d.long_end) for d in defs):
                 return  # overlaps an abbreviation's long form: the definition rule types the whole
             entry = gaz.lookup(name)
@@ -1062,7 +1070,7 @@ class EntityRecognizer:
         forms: dict[str, str] = {}
         for c in accepted:
             surface = text[c.start:c.end]
-            if "\n" not in surface and not _MARKUP_CHARS.search(surface):
+            if "\n" not in surface and (not _MARKUP_CHARS.search(surface) or _MATH_NAME.fullmatch(surface)):
                 forms[surface] = _group_key(group, entity_key(surface))
         for d in defs:
             k = _group_key(group, entity_key(d.long))
@@ -1151,6 +1159,16 @@ _MODIFIER_SUFFIX = re.compile(
     r"augmented|enhanced|powered|generated|trained|tuned|pretrained|compatible|friendly|centric|"
     r"dependent|independent|related|oriented|induced|equipped|assisted|scale|sized|class|family|"
     r"variants?|series|models?|architectures?|[a-z]+ed)$", re.IGNORECASE)
+
+
+def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:
+    """Take in the ``$`` that opens or closes the math inside a name ("$k$-NN", "PILOT$^+$")."""
+    if text.count("$", s, e) % 2:
+        if e < len(text) and text[e] == "$":
+            e += 1
+        elif s > 0 and text[s - 1] == "$":
+            s -= 1
+    return s, e
 
 
 def _trim_modifier(ct: str, cs: int, ce: int) -> tuple[int, int]:

@@ -45,7 +45,7 @@ def test_best_long_form_first_letter_starts_a_word() -> None:
 def test_clean_view_maps_back() -> None:
     text = r"**Persona-Pruner** and \emph{X} $\alpha$"
     v = clean_view(text)
-    assert v.text == r"Persona-Pruner and X \alpha"
+    assert v.text == "Persona-Pruner and X alpha"
     s, e = v.span_to_orig(0, len("Persona-Pruner"))
     assert text[s:e] == "Persona-Pruner"
 
@@ -69,3 +69,25 @@ def test_unbalanced_parentheses_do_not_break_detection() -> None:
     text = "((( Sparse Mixture of Experts (SMoE ) models ( and (GLU"
     defs = find_definitions(text)
     assert [(d.short, d.long) for d in defs] == [("SMoE", "Sparse Mixture of Experts")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the acronym skips the name's first words: the Title-Case words before a connector belong to it
+    ("We propose Robust Training with Calibrated Margin Abstention (CMA) for classifiers.",
+     [("CMA", "Robust Training with Calibrated Margin Abstention")]),
+    # a sentence's first words are capitalised anyway: no evidence
+    ("Results with Deep Q-Network (DQN) are shown.", [("DQN", "Deep Q-Network")]),
+    # a lower-case long form is not grown
+    ("we use Sampling for fast kernel density (FKD) here", [("FKD", "fast kernel density")]),
+])
+def test_long_form_grows_over_title_case_lead(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.short, d.long) for d in find_definitions(text)] == expected
+
+
+def test_clean_view_reads_math_inside_names() -> None:
+    text = r"ours: FLOW$^+$ and G-$\Delta$Net, not $\mathcal{O}(n)$"
+    v = clean_view(text)
+    assert v.text == r"ours: FLOW+ and G-DeltaNet, not \mathcalO(n)"
+    i = v.text.index("G-DeltaNet")
+    s, e = v.span_to_orig(i, i + len("G-DeltaNet"))
+    assert text[s:e] == r"G-$\Delta$Net"
