@@ -138,7 +138,7 @@ _AFTER_VERB = re.compile(
 )
 # "we propose a (adj)* HEAD called|dubbed|named|, NAME"
 _AFTER_VERB_HEAD = re.compile(
-    rf"\s+(?:a|an|the|our)\s+(?:[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    rf"\s+(?:a|an|the|our|two|three|four)\s+(?:[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
     rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)]|\s+(?-i:which|that|to|for|with|"
     rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s])",
@@ -159,17 +159,23 @@ _CALLED = re.compile(
     # the look-ahead on the first letters lets the scan skip most positions (measured: -35% time)
     rf"(?=[nacdtwWr])(?<!so-)(?<!so )\b(?:namely|called|dubbed|named(?!\s+entit)|termed|coined|"
     rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|and\s+(?:call|dub|term|coin)|referred to as|"
-    rf"(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
+    rf"(?:[Ww]e|which we)\s+refer\s+to\s+as|(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
     rf"denoted as|denoted by)\s+(?:as\s+)?"
-    rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+)?(?:``|[\"“'])?"
+    rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+|an?\s+(?=``|[\"“]))?(?:``|[\"“'])?"
     rf"(?P<name>{_TITLE_PHRASE}(?=(?:''|[\"”'])?(?:\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b))|{_NAME})"
 )
 _EARLIER_WORK = re.compile(r"\b(?:recently (?:proposed|introduced|developed)|existing|prior|previous|popular|"
                            r"classical|well-known|standard|widely used)\b", re.IGNORECASE)
 # "a new challenge named reliability bias": a challenge or issue named in lower case is a phenomenon
 _CHALLENGE_BEFORE = re.compile(r"\b(?:challenges?|issues?|phenomen(?:on|a)|problems?|behaviou?rs?)\s+(?:named|called|termed|dubbed)\s+$")
-_LOWER_NAME = re.compile(r"[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}(?=\s*(?:[.,;:(]|$))")
-_STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined")
+# a lower-case name ends the clause (a closing quote may follow: "called ``cooperative filling''")
+_LOWER_NAME = re.compile(r"[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}(?=(?:''|[\"”'])?\s*(?:[.,;:(]|$))")
+# two lower-case names joined by "and" after a naming verb ("which we refer to as X and Y.")
+_LOWER_PAIR = re.compile(r"(?P<a>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}?)\s+and\s+"
+                         r"(?P<b>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3})(?=\s*(?:[.,;:(]|$))")
+_STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined|refer\s+to\s+as")
+# the next names of a list after a first one: "SCALLION and SCAFCOM", "A, B and C"
+_LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
     rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w()-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
@@ -282,7 +288,8 @@ _OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME
 _LOWER_LAST_PART = re.compile(r"-[a-z]+$")
 _OUR_HEAD_NAME = re.compile(
     rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
-    rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|outperforms?|achieves?)\b)")
+    rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|can|could|will|may|might|does|"
+    rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?)\b)")
 _OUR_NEXT = re.compile(
     rf"\s*(?:[,.;:)]|$)|\s+(?:(?P<b>{_BENCH_HEADS})|{_METHOD_HEADS})\b|\s+(?:is|was|can|could|will|also|"
     rf"consistently|significantly|substantially|further|then|outperforms?|achieves?|improves?|reduces?|"
@@ -556,6 +563,15 @@ class EntityRecognizer:
                 label = METHOD if entry.type == "method" else BENCHMARK
             out.append(_Cand(s, e, label, role, rule, _canonical(gaz, name), priority))
 
+        def add_list_tail(pos: int, label: str, role: str, rule: str, priority: int) -> None:
+            """The names that continue a list after a first one ("X, Y and Z"): coined shapes only."""
+            for _ in range(4):
+                lm = _LIST_NEXT.match(ct, pos)
+                if lm is None or not self.is_name(lm.group("name")) or gaz.lookup(lm.group("name")) is not None:
+                    return
+                add(lm.start("name"), lm.end("name"), label, role, rule, priority)
+                pos = lm.end("name")
+
         # proposal contexts
         proposal_ends: list[int] = []
         unnamed: list[int] = []
@@ -585,7 +601,14 @@ class EntityRecognizer:
             h = _AFTER_VERB_HEAD.match(ct, m.end())
             if h:
                 label = _head_label(h.group("head")) or METHOD
-                add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
+                items = _list_items(ct, h.start("name"), h.end("name"))
+                if len(items) > 1 and all(" " not in ct[a:b] and self.is_name(ct[a:b]) for a, b in items):
+                    for a, b in items:  # "two algorithms, ORCA and TIDEWAY": not one Title-Case phrase
+                        add(a, b, label, PROPOSED, "propose_head", 5)
+                else:
+                    add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
+                if h.group("head").lower().endswith("s"):  # "two ... algorithms, SCALLION and SCAFCOM"
+                    add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
             if len(out) == n_before and _UNNAMED_OBJECT.match(ct, m.end()):
                 unnamed.append(m.end())
         for m in (_EXTEND.finditer(ct) if any(w in ct for w in _EXTEND_WORDS) else ()):
@@ -612,18 +635,28 @@ class EntityRecognizer:
                     ps = hs[-1].end()
                     while ps < len(ct) and ct[ps] == " ":
                         ps += 1
+                # a quoted name after "called" is a name the authors give ("called ``x y''")
+                strong = _STRONG_NAMING.search(trigger) is not None or trigger.rstrip().endswith(("``", '"', "“"))
+
+                def lower_ok(phrase: str) -> bool:
+                    return (" " in phrase or "-" in phrase or strong) \
+                        and not any(w in _PHRASE_STOP for w in phrase.split()) \
+                        and not gaz.is_stop(phrase) and not _GENERIC_CLASS.search(phrase) \
+                        and not _NONE_LAST_WORD.search(" " + phrase) \
+                        and not phrase.endswith(("ity", "ness", "ncy", "acy")) \
+                        and not _PARADIGM_END.search(phrase) and not _NOT_METHOD_LONG.search(phrase)
+
+                context_ok = (strong or self._label_before(ct, m.start()) is not None) \
+                    and not _CHALLENGE_BEFORE.search(sent) and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n"
                 lp = _LOWER_NAME.match(ct, ps)
-                strong = _STRONG_NAMING.search(trigger) is not None
-                if lp is not None and (strong or self._label_before(ct, m.start()) is not None) \
-                        and not _CHALLENGE_BEFORE.search(sent) \
-                        and (" " in lp.group(0) or "-" in lp.group(0) or strong) \
-                        and not any(w in _PHRASE_STOP for w in lp.group(0).split()) \
-                        and not gaz.is_stop(lp.group(0)) and not _GENERIC_CLASS.search(lp.group(0)) \
-                        and not _NONE_LAST_WORD.search(" " + lp.group(0)) \
-                        and not lp.group(0).endswith(("ity", "ness", "ncy", "acy")) \
-                        and not _PARADIGM_END.search(lp.group(0)) and not _NOT_METHOD_LONG.search(lp.group(0)) \
-                        and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n":
+                if lp is not None and context_ok and lower_ok(lp.group(0)):
                     out.append(_Cand(*view.span_to_orig(lp.start(), lp.end()), label, role, "called", None, 4))
+                    continue
+                pair = _LOWER_PAIR.match(ct, ps) if strong and lp is None else None
+                if pair is not None and context_ok and lower_ok(pair.group("a")) and lower_ok(pair.group("b")):
+                    # "two additions, which we refer to as gradient tempering and anchor replay."
+                    for g in ("a", "b"):
+                        out.append(_Cand(*view.span_to_orig(*pair.span(g)), label, role, "called", None, 4))
                     continue
             if ("-" in name and name.islower() and not trigger.startswith("namely")
                     and _FOLLOWED_BY_PUNCT.match(ct, m.end("name")) and not gaz.is_stop(name)):
@@ -639,6 +672,7 @@ class EntityRecognizer:
                 continue
             add(m.start("name"), m.end("name"), label, role, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
+            add_list_tail(m.end("name"), label, role, "called", 4)
         title_end = ct.find("\n\n")
         for am in _APPOS_ANCHOR.finditer(ct):
             nm = _APPOS_NAME_END.search(ct, max(0, am.start() - 70), am.start())
@@ -678,18 +712,32 @@ class EntityRecognizer:
                 lo = max(0, pm.start() - 60)
                 brk = max(ct.rfind(".", lo, pm.start()), ct.rfind("\n", lo, pm.start()))
                 nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, pm.start())
+                head_label = None
                 if nm is None:
-                    continue
+                    # "a novel FoldRank algorithm is proposed": the name before a head noun
+                    hd = _HEAD_AT_END.search(ct, max(lo, pm.start() - 20), pm.start())
+                    if hd is None:
+                        continue
+                    nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, hd.start())
+                    if nm is None or " " in nm.group("name"):
+                        continue
+                    head_label = _head_label(hd.group("head"))
                 ns = nm.start("name")
                 while True:  # "Then Gradient Folding", "Finally, X"
                     fw = _FIRST_WORD.match(ct, ns, nm.end("name"))
                     if fw is None or fw.group(1).lower() not in _SENTENCE_ADVERBS:
                         break
                     ns = fw.end()
-                label = self._label_before(ct, ns) or METHOD
+                label = head_label or self._label_before(ct, ns) or METHOD
                 for ls, le in _list_items(ct, ns, nm.end("name")):  # "Lemur and Lemur-Chat are presented"
                     if self.is_name(ct[ls:le]) and not gaz.is_stop(ct[ls:le]):
                         add(ls, le, label, PROPOSED, "passive", 4)
+        for m in (_NEW_NAME_HEAD.finditer(ct) if "new" in ct or "novel" in ct else ()):
+            name = m.group("name")
+            if any(name in (d.short, d.short + "s") for d in defs):
+                continue  # "a novel FCD method": a kind of the thing the abstract defined, not a name
+            if self.is_name(name) and gaz.lookup(name) is None and not _sentence_initial(ct, m.start()):
+                add(m.start("name"), m.end("name"), _head_label(m.group("head")) or METHOD, PROPOSED, "new_name", 4)
         # "our Tessera outperforms ...": a coined name owned by the authors
         for m in _OUR_NAME.finditer(ct):
             if m.start() and (ct[m.start() - 1].isalnum() or ct[m.start() - 1] == "_"):
@@ -1286,6 +1334,11 @@ def _introduced_in(abstract: str, name: str) -> bool:
 _SENTENCE_ADVERBS = frozenset(
     "then thus hence here next finally first second third also moreover furthermore additionally "
     "specifically therefore consequently accordingly subsequently instead our the this".split())
+_HEAD_AT_END = re.compile(rf"\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})$")
+# "a novel FoldRank algorithm", "the new Sparse KRR estimator": a name between "new" and a head noun
+_NEW_NAME_HEAD = re.compile(
+    rf"\b(?:[Aa]n?|[Tt]he|[Oo]ur)\s+(?:novel|new|newly proposed)\s+(?P<name>{_TITLE_PHRASE}|{_NAME})\s+"
+    rf"(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"

@@ -46,3 +46,43 @@ def test_names_with_inline_math(extract, text: str, name: str, mentions: list[st
 ])
 def test_math_variables_are_not_names(extract, text: str) -> None:
     assert _found(extract, text) == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a plural head with a numeral, then a list of names
+    ("We propose two streaming clustering algorithms, ORCA and TIDEWAY, for evolving graphs.", {"ORCA", "TIDEWAY"}),
+    # "namely" with a list
+    ("We design three lightweight samplers, namely QuickWalk, SlowWalk and MidWalk, for graphs.",
+     {"QuickWalk", "SlowWalk", "MidWalk"}),
+    # naming verb without an object pronoun, two lower-case names
+    ("We add two techniques, which we refer to as gradient tempering and anchor replay.",
+     {"gradient tempering", "anchor replay"}),
+    # a quoted lower-case name after "called", far from the head noun
+    ("We describe an imputation framework for sensors that handles missing channels and drifting clocks at once, "
+     "called ``cooperative filling''.", {"cooperative filling"}),
+    ("The extra module, which we call a ``shortcut'', is a small network.", {"shortcut"}),
+    # "our <modifier> <head> NAME can ..."
+    ("Experiments show that our distilled model PocketLM can answer most questions.", {"PocketLM"}),
+    # passive with a head noun between the name and the verb
+    ("Then, a novel FoldRank algorithm is proposed, which ranks items by folding scores.", {"FoldRank"}),
+    # "the new X estimator" with no proposal verb
+    ("The outcome is the new Sparse KRR estimator that needs less memory.", {"Sparse KRR"}),
+])
+def test_naming_constructions(extract, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # an acronym the abstract defined as a field: "a novel FCD method" is one of its kind
+    "Federated causal discovery (FCD) is hard. In this paper, we propose a novel FCD method for it.",
+    # a known name after "new" is not the paper's
+    "We train a new Transformer model on the data.",
+    # one capitalised word after "new" is no coined name
+    "We develop a new Bayesian method for the problem.",
+    # a list of plain words after a plural head
+    "We propose two algorithms, one greedy and one exact, for the problem.",
+    # a lower-case phrase after "called" with no head noun and no naming verb of the authors
+    "This is often called gradient noise, and it slows training.",
+])
+def test_naming_constructions_do_not_invent(extract, text: str) -> None:
+    assert _proposed(extract, text) == set()
