@@ -609,6 +609,9 @@ class EntityRecognizer:
                     add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
                 if h.group("head").lower().endswith("s"):  # "two ... algorithms, SCALLION and SCAFCOM"
                     add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
+            mk = self._modified_known(ct, m.end())
+            if mk is not None:
+                out.append(_Cand(*view.span_to_orig(*mk), METHOD, PROPOSED, "propose_variant", None, 5))
             if len(out) == n_before and _UNNAMED_OBJECT.match(ct, m.end()):
                 unnamed.append(m.end())
         for m in (_EXTEND.finditer(ct) if any(w in ct for w in _EXTEND_WORDS) else ()):
@@ -736,6 +739,10 @@ class EntityRecognizer:
             name = m.group("name")
             if any(name in (d.short, d.short + "s") for d in defs):
                 continue  # "a novel FCD method": a kind of the thing the abstract defined, not a name
+            before = ct[max(0, m.start() - 40):m.start()].rstrip()
+            if before.endswith(",") and (before.endswith("),") or self.is_name(before[:-1].rsplit(None, 1)[-1]
+                                                                                if before[:-1].strip() else "")):
+                continue  # "X (...), a novel GNN-based Y framework": describes the name before it
             if self.is_name(name) and gaz.lookup(name) is None and not _sentence_initial(ct, m.start()):
                 add(m.start("name"), m.end("name"), _head_label(m.group("head")) or METHOD, PROPOSED, "new_name", 4)
         # "our Tessera outperforms ...": a coined name owned by the authors
@@ -1030,6 +1037,46 @@ class EntityRecognizer:
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
         return out
+
+    def _modified_known(self, ct: str, pos: int) -> tuple[int, int] | None:
+        """Span of "modifier(s) + known method" right after a proposal verb, or None.
+
+        "we propose momentum mirror descent, a ...", "we propose the penalty-based bilevel gradient
+        descent algorithm": one to three lower-case modifiers in front of a method the gazetteer
+        knows make the paper's own variant of it, when the phrase ends the noun phrase (punctuation,
+        a function word, or a method head noun, which stays outside the name). The whole phrase
+        must not itself be known ("stochastic gradient descent" is SGD, not a variant of GD), and
+        evaluative adjectives ("simple", "improved") are no part of a name.
+        """
+        mp = _MOD_KNOWN.match(ct, pos)
+        if mp is None:
+            return None
+        gaz = self.gazetteer
+        words = mp.group("phrase").split()
+        offs = [mp.start("phrase")]
+        for w in words[:-1]:
+            offs.append(ct.index(" ", offs[-1]) + 1)
+            while ct[offs[-1]] == " ":
+                offs[-1] += 1
+        for end in range(len(words), 1, -1):
+            if _head_label(words[end - 1]) is not None and end > 2:
+                continue  # "... descent algorithm": the head noun stays outside
+            pe = offs[end - 1] + len(words[end - 1])
+            if not _MOD_KNOWN_END.match(ct, pe):
+                continue
+            if gaz.lookup(" ".join(words[:end])) is not None:
+                return None  # the whole phrase is a known name
+            for k in range(1, min(3, end - 1) + 1):
+                mods = words[:k]
+                if any(not w.islower() or w in _NOT_NAME_MODS or w in _PHRASE_STOP or w in _CONNECTORS
+                       or w.endswith("ly") or _USED_MODS.fullmatch(w) or _head_label(w) is not None
+                       for w in mods):
+                    break
+                entry = gaz.lookup(" ".join(words[k:end]))
+                if entry is not None and entry.type == "method" and " " in " ".join(words[k:end]) \
+                        and not gaz.is_stop(" ".join(words[k:end])):
+                    return offs[0], pe
+        return None
 
     def _appositive_head(self, ct: str, pos: int) -> str | None:
         """Group name ("b", "m", "n") of the last head noun of an appositive after ``pos``."""
@@ -1334,6 +1381,16 @@ def _introduced_in(abstract: str, name: str) -> bool:
 _SENTENCE_ADVERBS = frozenset(
     "then thus hence here next finally first second third also moreover furthermore additionally "
     "specifically therefore consequently accordingly subsequently instead our the this".split())
+# after a proposal verb: optional determiners, then up to seven words (a modifier and a known method)
+_MOD_KNOWN = re.compile(r"\s+(?:(?:the|a|an|our|novel|new)\s+){0,2}(?P<phrase>[a-z][\w-]*+(?:\s+[A-Za-z][\w-]*+){1,6})")
+_MOD_KNOWN_END = re.compile(r"\s*(?:[,.;:(]|--|—|$)|\s+(?:to|for|that|which|with|and|on|in|as|by|under|"
+                            r"algorithms?|methods?|schemes?|procedures?|updates?)\b")
+#: evaluative or generic adjectives: no part of a variant's name
+_NOT_NAME_MODS = frozenset(
+    "simple simpler efficient effective improved modified better faster general generic unified principled "
+    "practical scalable novel new standard vanilla plain naive original classical existing proposed our the "
+    "a an this that two three several various different any all such other first second special "
+    "using leverage leveraging via towards foundations".split())
 _HEAD_AT_END = re.compile(rf"\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})$")
 # "a novel FoldRank algorithm", "the new Sparse KRR estimator": a name between "new" and a head noun
 _NEW_NAME_HEAD = re.compile(

@@ -86,3 +86,27 @@ def test_naming_constructions(extract, text: str, expected: set[str]) -> None:
 ])
 def test_naming_constructions_do_not_invent(extract, text: str) -> None:
     assert _proposed(extract, text) == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # modifier(s) + a known method right after a proposal verb: the paper's own variant
+    ("We propose momentum mirror descent, a mirror descent method with a momentum term.", "momentum mirror descent"),
+    ("We propose the penalty-based bilevel gradient descent algorithm and prove its convergence.",
+     "penalty-based bilevel gradient descent"),
+    ("We propose variance-reduced Thompson sampling to lower the regret.", "variance-reduced Thompson sampling"),
+])
+def test_modifier_and_known_method(extract, text: str, expected: str) -> None:
+    assert expected in _proposed(extract, text)
+
+
+@pytest.mark.parametrize("text", [
+    # the whole phrase is itself a known method
+    "We present stochastic gradient descent with a new step size.",
+    # evaluative adjectives and function words are no part of a name
+    "We propose a simple gradient descent scheme for this problem.",
+    "We develop efficient Thompson sampling for large action sets.",
+    "We propose algorithms for online principal component analysis in streams.",
+    "We propose to leverage conformalized quantile regression for this.",
+])
+def test_modifier_and_known_method_precision(extract, text: str) -> None:
+    assert _proposed(extract, text) == set()
