@@ -122,7 +122,7 @@ _PROPOSE_VERB = (
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
     r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|"
-    r"unveil|unveils|put forward|put forth|puts forward|puts forth|open-source|open-sources|collect|collects"
+    r"unveil|unveils|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|collect|collects"
 )
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
@@ -330,6 +330,7 @@ _PHRASE_STOP = frozenset(
 _NOT_METHOD_LONG = re.compile(
     r"(?:decision process(?:es)?|bandits?|games?|problems?|settings?|equations?|spaces?|distributions?|"
     r"conditions?|assumptions?)$", re.IGNORECASE)
+_NEURAL_EQUATION = re.compile(r"\bneural\b.*\bequations?$", re.IGNORECASE)
 _NAMED_BEFORE = re.compile(
     r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
     r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+)$",
@@ -371,7 +372,11 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
     if not words:
         return None
     head = words[-1]
-    if head.lower() in ("learning", "learner") or _NOT_METHOD_LONG.search(long) or _NONE_LAST_WORD.search(" " + long):
+    if _NEURAL_EQUATION.search(long):
+        return METHOD  # "neural controlled differential equations": a model family, not an equation
+    # "... Learning" is a paradigm; a learner too, unless a Title-Case name ("Strongly Adaptive Bandit Learner")
+    learner = head.lower() in ("learner", "learners") and not (title_case and head[0].isupper())
+    if head.lower() == "learning" or learner or _NOT_METHOD_LONG.search(long) or _NONE_LAST_WORD.search(" " + long):
         return None
     if head.lower() in ("approaches", "techniques", "frameworks", "systems"):
         return None  # a family of methods, not one
@@ -626,7 +631,7 @@ class EntityRecognizer:
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
             sent = ct[max(0, m.start() - 60):m.start()]
             sent = sent[sent.rfind(". ") + 1:]
-            if _EARLIER_WORK.search(sent):
+            if _EARLIER_WORK.search(sent) or _earlier_work_sentence(ct, m.start("name")):
                 role = USED  # "a recently proposed algorithm called GraB"
             if name.islower() and not trigger.startswith(("namely", "denote")):
                 # "and call this approach consistency fine-tuning.": a lower-case name of at most four
@@ -803,7 +808,8 @@ class EntityRecognizer:
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
             # a name given right after "we propose"/"called" is the paper's own method, whatever its
             # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
-            direct_ok = direct and len(d.short) >= 3 and not _NOT_METHOD_LONG.search(d.long)
+            direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
+                                                          or _NEURAL_EQUATION.search(d.long) is not None)
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
@@ -818,7 +824,7 @@ class EntityRecognizer:
                 by_short = gaz.lookup(d.short)
                 if by_short is not None and entity_key(d.long) in {entity_key(f) for f in (by_short.name, *by_short.aliases)}:
                     known = by_short
-            role = PROPOSED if proposed and known is None else USED
+            role = PROPOSED if proposed and known is None and not _earlier_work_sentence(text, d.long_start) else USED
             if known is not None:
                 label = METHOD if known.type == "method" else BENCHMARK
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
@@ -1099,6 +1105,13 @@ class EntityRecognizer:
         m = _LABEL_AFTER.match(ct, pos, pos + 120)
         if not m:
             return None
+        vm = _VERSION_OF.match(m.group(1))
+        if vm is not None:  # "MessyGrid, a harder version of GridWorld": the type of what it modifies
+            base = self.gazetteer.lookup(vm.group("base"))
+            if base is not None:
+                return METHOD if base.type == "method" else BENCHMARK
+            if _BENCH_SUFFIX.fullmatch(vm.group("base")):
+                return BENCHMARK
         phrase = _NP_END.split(m.group(1), maxsplit=1)[0]
         heads = list(_HEAD_RE.finditer(phrase))
         if not heads:
@@ -1160,6 +1173,25 @@ class EntityRecognizer:
                 if c.role == USED and "-" in surface and any(
                         surface.startswith(o + "-") or surface.endswith("-" + o) for o in own):
                     info[_group_key(group, entity_key(_strip_markup(surface)))]["role"] = PROPOSED
+            # a coined word no rule typed that builds on the paper's own name ("VR-A-CODER" after
+            # "A-CODER", "SK-Kestrel-Opt") is a named variant of it
+            own_label = {o: c.label for c in accepted for o in (text[c.start:c.end],) if o in own}
+            for cs, ce in coined:
+                s, e = view.span_to_orig(cs, ce)
+                surface = text[s:e]
+                if "-" not in surface or any(occupied[s:e]) or "\n" in surface:
+                    continue
+                base = next((o for o in own if " " not in o and o != surface and (
+                    surface.startswith(o + "-") or surface.endswith("-" + o) or f"-{o}-" in surface)), None)
+                rest = surface.replace(base or "", "", 1).strip("-")
+                if base is None or _MODIFIER_SUFFIX.search(surface) or not self.is_name(surface) \
+                        or rest.isdigit() or _IN_URL.search(text, max(0, s - 80), s):
+                    continue  # "VDT-2023" in a repository address
+                occupied[s:e] = b"\x01" * (e - s)
+                accepted.append(_Cand(s, e, own_label[base], PROPOSED, "variant", None, 3))
+                k = _group_key(group, entity_key(_strip_markup(surface)))
+                i = info.setdefault(k, {"role": PROPOSED, "labels": defaultdict(int), "canonical": None})
+                i["labels"][own_label[base]] = max(i["labels"][own_label[base]], 5)
 
         # repeats: every other occurrence of an accepted surface form (and its abbreviation pair)
         forms: dict[str, str] = {}
@@ -1254,6 +1286,27 @@ _MODIFIER_SUFFIX = re.compile(
     r"augmented|enhanced|powered|generated|trained|tuned|pretrained|compatible|friendly|centric|"
     r"dependent|independent|related|oriented|induced|equipped|assisted|scale|sized|class|family|"
     r"variants?|series|models?|architectures?|[a-z]+ed)$", re.IGNORECASE)
+
+
+_PRIOR_SUBJECT = re.compile(r"\s*(?:Prior|Previous|Earlier|Existing|Recent|Past)\s+(?:work|works|studies|research|"
+                            r"methods|approaches|literature|papers)\b")
+_WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
+_THEY_NAMING = re.compile(r"\b(?:they|authors)\s+(?:call|called|dub|dubbed|name|named|term|termed|coin|coined|refer)\b")
+
+
+def _earlier_work_sentence(text: str, pos: int) -> bool:
+    """Is the name at ``pos`` given in a sentence about others' work?
+
+    "Prior work has designed a mechanism, called the X (ABC) mechanism, ..." and "... which they
+    dubbed X": the sentence's subject is earlier work (and the authors do not speak), or the
+    naming verb's subject is "they".
+    """
+    lo = max(0, pos - 300)
+    k = max(text.rfind(". ", lo, pos), text.rfind("\n", lo, pos))
+    sent = text[k + 1 if k >= 0 else lo:pos]
+    if _THEY_NAMING.search(sent, max(0, len(sent) - 60)):
+        return True
+    return _PRIOR_SUBJECT.match(sent) is not None and _WE.search(sent) is None
 
 
 def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:
@@ -1391,6 +1444,8 @@ _NOT_NAME_MODS = frozenset(
     "practical scalable novel new standard vanilla plain naive original classical existing proposed our the "
     "a an this that two three several various different any all such other first second special "
     "using leverage leveraging via towards foundations".split())
+_VERSION_OF = re.compile(rf"(?:[\w-]+\s+){{0,3}}(?:version|variant|extension|modification|adaptation)\s+of\s+"
+                         rf"(?:the\s+)?(?P<base>{_NAME})")
 _HEAD_AT_END = re.compile(rf"\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})$")
 # "a novel FoldRank algorithm", "the new Sparse KRR estimator": a name between "new" and a head noun
 _NEW_NAME_HEAD = re.compile(

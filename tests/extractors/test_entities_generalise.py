@@ -110,3 +110,36 @@ def test_modifier_and_known_method(extract, text: str, expected: str) -> None:
 ])
 def test_modifier_and_known_method_precision(extract, text: str) -> None:
     assert _proposed(extract, text) == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "we give" a defined Title-Case system; a Title-Case Learner is a system, not a paradigm
+    ("With two queries per round, we give Robust Sliding Window Learner (RSWL) that attains low regret.",
+     {(M, P, "Robust Sliding Window Learner")}),
+    # a neural differential equation is a model family
+    ("We propose a novel Bayesian neural stochastic differential equation (BNSDE) for survival analysis.",
+     {(M, P, "Bayesian neural stochastic differential equation")}),
+    # a variant built on the paper's own name
+    ("We propose Kestrel-Opt for convex problems. We also introduce a sketched variant of Kestrel-Opt, "
+     "SK-Kestrel-Opt, with lower memory.", {(M, P, "Kestrel-Opt"), (M, P, "SK-Kestrel-Opt")}),
+    # a harder version of a benchmark is a benchmark
+    ("We then introduce MessyGrid, a harder version of GridWorld with noisy observations.",
+     {(B, P, "MessyGrid"), (B, U, "GridWorld")}),
+    # a name given in a sentence about earlier work is used, not proposed
+    ("Prior work has built a compression mechanism, called the optimal unbiased quantizer (OUQ) mechanism, "
+     "that solves a program.", {(M, U, "optimal unbiased quantizer")}),
+    ("Their kernel gives a learning algorithm which they dubbed the Deep Kernel Engine (DKE). We extend it.",
+     {(M, U, "Deep Kernel Engine")}),
+])
+def test_roles_and_types_from_context(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+def test_lower_case_learner_is_still_a_paradigm(extract) -> None:
+    text = "We study the online learner (OL) setting and prove a regret bound for it."
+    assert _found(extract, text) == set()
+
+
+def test_year_after_a_proposed_name_in_an_address_is_no_variant(extract) -> None:
+    text = "We propose Tessera, a patching method. Code: github.com/someone/Tessera-2024. Tessera is fast."
+    assert _found(extract, text) == {(M, P, "Tessera")}
