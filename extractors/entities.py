@@ -175,6 +175,9 @@ _LOWER_PAIR = re.compile(r"(?P<a>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}?)\s+and\s+
                          r"(?P<b>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3})(?=\s*(?:[.,;:(]|$))")
 _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined|refer\s+to\s+as")
 # the next names of a list after a first one: "SCALLION and SCAFCOM", "A, B and C"
+# a lower-case phrase naming a phenomenon, not a method ("what we call the dominant frequency bias")
+_PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
+                             r"evidence|drift|failure|forgetting)$")
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
@@ -643,18 +646,22 @@ class EntityRecognizer:
                     ps = hs[-1].end()
                     while ps < len(ct) and ct[ps] == " ":
                         ps += 1
-                # a quoted name after "called" is a name the authors give ("called ``x y''")
-                strong = _STRONG_NAMING.search(trigger) is not None or trigger.rstrip().endswith(("``", '"', "“"))
+                strong = _STRONG_NAMING.search(trigger) is not None
+                # a quoted name after "called" is a name the authors give ("a framework for ..., called
+                # ``x y''") when a method or benchmark head noun comes earlier in the sentence
+                quoted = trigger.rstrip().endswith(("``", '"', "“")) and trigger.lstrip().startswith(
+                    ("called", "named", "dubbed", "termed", "coined")) and self._label_before(
+                    ct, m.start(), window=200) is not None
 
                 def lower_ok(phrase: str) -> bool:
-                    return (" " in phrase or "-" in phrase or strong) \
+                    return (" " in phrase or "-" in phrase or strong or quoted) \
                         and not any(w in _PHRASE_STOP for w in phrase.split()) \
                         and not gaz.is_stop(phrase) and not _GENERIC_CLASS.search(phrase) \
                         and not _NONE_LAST_WORD.search(" " + phrase) \
-                        and not phrase.endswith(("ity", "ness", "ncy", "acy")) \
+                        and not phrase.endswith(("ity", "ness", "ncy", "acy")) and not _PHENOMENON_END.search(phrase) \
                         and not _PARADIGM_END.search(phrase) and not _NOT_METHOD_LONG.search(phrase)
 
-                context_ok = (strong or self._label_before(ct, m.start()) is not None) \
+                context_ok = (strong or quoted or self._label_before(ct, m.start()) is not None) \
                     and not _CHALLENGE_BEFORE.search(sent) and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n"
                 lp = _LOWER_NAME.match(ct, ps)
                 if lp is not None and context_ok and lower_ok(lp.group(0)):
@@ -1128,8 +1135,8 @@ class EntityRecognizer:
                      rf"({_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b", window, re.IGNORECASE)
         return bool(m and _head_label(m.group(2)) is None)
 
-    def _label_before(self, ct: str, pos: int) -> str | None:
-        window = ct[max(0, pos - 60):pos]
+    def _label_before(self, ct: str, pos: int, *, window: int = 60) -> str | None:
+        window = ct[max(0, pos - window):pos]
         brk = window.rfind(". ")
         if brk >= 0:
             window = window[brk + 2:]  # the head noun of another sentence says nothing
@@ -1176,17 +1183,23 @@ class EntityRecognizer:
             # a coined word no rule typed that builds on the paper's own name ("VR-A-CODER" after
             # "A-CODER", "SK-Kestrel-Opt") is a named variant of it
             own_label = {o: c.label for c in accepted for o in (text[c.start:c.end],) if o in own}
+            title_end = text.find("\n\n")
+            # a lower-case long form names a field as often as a method: no variants of its acronym
+            lower_shorts = {d.short for d in defs if d.long.islower()}
             for cs, ce in coined:
                 s, e = view.span_to_orig(cs, ce)
                 surface = text[s:e]
                 if "-" not in surface or any(occupied[s:e]) or "\n" in surface:
                     continue
-                base = next((o for o in own if " " not in o and o != surface and (
+                base = next((o for o in own if " " not in o and o != surface and self.gazetteer.lookup(o) is None
+                             and o not in lower_shorts and (
                     surface.startswith(o + "-") or surface.endswith("-" + o) or f"-{o}-" in surface)), None)
                 rest = surface.replace(base or "", "", 1).strip("-")
                 if base is None or _MODIFIER_SUFFIX.search(surface) or not self.is_name(surface) \
-                        or rest.isdigit() or _IN_URL.search(text, max(0, s - 80), s):
-                    continue  # "VDT-2023" in a repository address
+                        or rest.isdigit() or _IN_URL.search(text, max(0, s - 80), s) or s < title_end \
+                        or (rest.islower() and not self.gazetteer.is_common_word(rest)) \
+                        or self.gazetteer.lookup(surface) is not None:
+                    continue  # "VDT-2023" in a repository address, "FUSE-ing" (a pun), a known name
                 occupied[s:e] = b"\x01" * (e - s)
                 accepted.append(_Cand(s, e, own_label[base], PROPOSED, "variant", None, 3))
                 k = _group_key(group, entity_key(_strip_markup(surface)))

@@ -143,3 +143,17 @@ def test_lower_case_learner_is_still_a_paradigm(extract) -> None:
 def test_year_after_a_proposed_name_in_an_address_is_no_variant(extract) -> None:
     text = "We propose Tessera, a patching method. Code: github.com/someone/Tessera-2024. Tessera is fast."
     assert _found(extract, text) == {(M, P, "Tessera")}
+
+
+@pytest.mark.parametrize("text", [
+    # a quoted phenomenon after a naming verb is no method
+    "Linear models learn low frequencies first, which we call the ``spectral lag bias''. We study it.",
+    # a quoted term after "referred to as", with no method head noun in the sentence
+    "Observations come with uncertainty, referred to as ``soft evidence''. We interpret it.",
+    # a name built on an acronym whose long form is a lower-case field
+    "We study neural architecture search (NAS) and propose NAS, a new search. We test on NAS-Zoo-12.",
+])
+def test_quoted_and_variant_precision(extract, text: str) -> None:
+    assert "spectral lag bias" not in _proposed(extract, text)
+    assert "soft evidence" not in _proposed(extract, text)
+    assert "NAS-Zoo-12" not in _proposed(extract, text)
