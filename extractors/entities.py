@@ -129,6 +129,8 @@ _PROPOSE = re.compile(
     rf"\s+(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|finally|"
     rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
     rf"|\b(?:proposing|introducing|presenting)\b"
+    # "We analyse the setting and propose X": a bare verb after "and" shares the authors' subject
+    rf"|\band\s+(?:then\s+|further\s+|also\s+|thus\s+)?(?:propose|introduce|present|develop|design|devise)\b"
 )
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
@@ -178,6 +180,7 @@ _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed
 # a lower-case phrase naming a phenomenon, not a method ("what we call the dominant frequency bias")
 _PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
                              r"evidence|drift|failure|forgetting)$")
+_NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
@@ -1033,9 +1036,15 @@ class EntityRecognizer:
                 # the abstract must present the phrase as a name: defined ("shadow critics (SC)"),
                 # described ("shadow critics, a family of ..."), or, with a proper name in it,
                 # before a head noun ("Hessian aided policy gradient method")
+                # before a head noun: a phrase with a proper name in it, or a hyphenated compound
+                # ("a fair error-bound scaling approach" under "... with Fair Error-Bound Scaling")
                 if not (_ECHO_INTRO.match(ct, end) or (
-                        _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() for x in words[:k]))):
+                        _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() or "-" in x for x in words[:k]))):
+                    if k == len(words) or k == 4:
+                        continue  # the longest candidate runs past the noun phrase: try shorter
                     break
+                if _HEAD_NEXT.match(ct, end) and _NAMED_LATER.match(ct, end):
+                    break  # "a ... aware optimization method for MMD called MMD-MP": the name follows
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"

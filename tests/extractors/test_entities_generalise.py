@@ -156,3 +156,22 @@ def test_year_after_a_proposed_name_in_an_address_is_no_variant(extract) -> None
 ])
 def test_quoted_and_variant_precision(extract, text: str, forbidden: str) -> None:
     assert forbidden not in _proposed(extract, text, "Blend-ing Models: Fast Merging")
+
+
+def test_bare_verb_after_and_shares_the_authors_subject(extract) -> None:
+    text = ("We analyse the abstaining setting and propose a new defence -- Robust Training with Calibrated "
+            "Margin Abstention (CMA) -- for selective classifiers. CMA is strong.")
+    assert _proposed(extract, text) == {"Robust Training with Calibrated Margin Abstention"}
+
+
+@pytest.mark.parametrize("title, text, expected", [
+    # a lower-case hyphenated phrase of the title, given before a head noun after a proposal verb
+    ("A Segmentation Dataset with Balanced Risk-Aware Weighting",
+     "We propose a balanced risk-aware weighting approach to reweight the loss. "
+     "Our balanced risk-aware weighting approach helps.", {"balanced risk-aware weighting"}),
+    # the same, but the method has its own name right after: the phrase is a description
+    ("Detecting Drift by Multi-View Aware Estimation",
+     "We propose a novel multi-view aware estimation method for tests called MVE-T, which is fast.", {"MVE-T"}),
+])
+def test_title_echo_before_a_head_noun(extract, title: str, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text, title) == expected
