@@ -191,3 +191,22 @@ def test_garbage_collector_is_paused_per_batch_only(rec, nlp, enabled: bool) -> 
         assert seen == [enabled] * 3 and gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+@pytest.mark.parametrize("text", [
+    "We don't use U.S. data, e.g. CIFAR-10/100 (Krizhevsky, 2009) :) or 3.5x faster's models.",
+    "Mixture-of-Experts (MoE) models can't scale; let's see: $O(n^2)$, **FooNet**, \\textbf{Bar}.",
+    "Gemma-3 1B vs. Llama-2-7B, i.e., the state-of-the-art in N.Y. at 10am.",
+])
+def test_tokenizer_after_cache_reset_agrees_with_a_fresh_one(nlp, text: str) -> None:
+    # make_nlp empties the tokenizer cache (filled by the gazetteer forms) and enlarges it;
+    # the tokens, special cases included, must be those of a fresh tokenizer
+    import spacy
+
+    from extractors.pipeline import TOKENIZER_CACHE_SIZE
+
+    blank = spacy.blank("en")
+    for _ in range(2):  # the second time from the cache
+        got = [(t.text, t.idx, t.whitespace_) for t in nlp.make_doc(text)]
+        assert got == [(t.text, t.idx, t.whitespace_) for t in blank.make_doc(text)]
+    assert nlp.tokenizer.tokenizer.max_cache_size >= TOKENIZER_CACHE_SIZE
