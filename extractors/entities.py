@@ -130,7 +130,10 @@ _PROPOSE = re.compile(
     rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
     rf"|\b(?:proposing|introducing|presenting)\b"
     # "We analyse the setting and propose X": a bare verb after "and" shares the authors' subject
-    rf"|\band\s+(?:then\s+|further\s+|also\s+|thus\s+)?(?:propose|introduce|present|develop|design|devise)\b"
+    rf"|\band\s+(?:then\s+|further\s+|also\s+|thus\s+)?(?:propose|introduce|present|develop|design|devise|"
+    rf"establish|construct)\b"
+    # "(we) ... use it to develop the X framework": the authors' purpose clause
+    rf"|\b(?:it|them|this|these)\s+to\s+(?:develop|design|build|construct|propose)\b"
 )
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
@@ -180,6 +183,10 @@ _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed
 # a lower-case phrase naming a phenomenon, not a method ("what we call the dominant frequency bias")
 _PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
                              r"evidence|drift|failure|forgetting)$")
+# an emphasised name right after "on/from (the)": what the paper evaluates on or draws from
+_EVAL_PREP_BEFORE = re.compile(r"\b(?:on|from)\s+(?:the\s+)?[\\{}$*\w]*$", re.IGNORECASE)
+_LIST_GAP = re.compile(r"[\\{}$*\w]*\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\\{}$*\w]*")
+_OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
@@ -841,6 +848,7 @@ class EntityRecognizer:
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
 
         # emphasised names: coined names anywhere, descriptive phrases right after a proposal verb
+        skipped_end = -1
         for es, ee in emphasized_ranges(text):
             inner = _strip_markup(text[es:ee]).strip()
             after = _skip_markup(text, ee)
@@ -852,7 +860,16 @@ class EntityRecognizer:
             after_verb = pe is not None and es - pe <= 40 and \
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
             descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner) \
-                and _gap_head(_strip_markup(text[pe:es])) != "n"  # "a weaker notion of *X*"
+                and _gap_head(_strip_markup(text[pe:es])) != "n" \
+                and not inner.split()[0].endswith("ly")
+            # "a weaker notion of *X*"; "to *automatically discover Y*" is a purpose, not a name
+            if not after_verb and (_EVAL_PREP_BEFORE.search(text, max(0, es - 30), es) is not None
+                                   and not _OUR_BEFORE.search(text, max(0, es - 30), es)
+                                   or skipped_end >= 0 and _LIST_GAP.fullmatch(text, skipped_end, es)):
+                # "on the \textsc{HalfCheetah} task", "from the *arXiv*, *bioRxiv* and ...": a test
+                # bed or a source, and the rest of its list
+                skipped_end = ee
+                continue
             if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner):
                 continue
             # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model")

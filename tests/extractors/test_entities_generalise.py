@@ -175,3 +175,23 @@ def test_bare_verb_after_and_shares_the_authors_subject(extract) -> None:
 ])
 def test_title_echo_before_a_head_noun(extract, title: str, text: str, expected: set[str]) -> None:
     assert _proposed(extract, text, title) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an emphasised test bed or source after "on/from (the)", and the rest of its list
+    (r"On the \textsc{SwingArm} control task, our system achieves the best return.", set()),
+    (r"We gather papers from the $\textit{arXiv}$, $\textit{bioRxiv}$, and $\textit{medRxiv}$ servers.", set()),
+    # an emphasised purpose clause is no name
+    ("We propose a framework, LieNet-X, to *automatically discover symmetries* from data.", {"LieNet-X"}),
+    # still a name: emphasis after a proposal verb, or "our"
+    (r"We propose \textbf{FlexiRoute}, a router. Results of \textbf{FlexiRoute} on GLUE are good.", {"FlexiRoute"}),
+    (r"We evaluate our \textsc{QuillNet} on text.", {"QuillNet"}),
+    # a purpose clause after the verb still gives an emphasised descriptive name
+    (r"We propose a new way to learn \emph{neural contracting flow fields} from demonstrations.",
+     {"neural contracting flow fields"}),
+    # a bare verb after "use it to": the authors' own framework
+    ("We define a weaker symmetry and use it to develop the Federated Outlier Scoring (FOS) framework.",
+     {"Federated Outlier Scoring"}),
+])
+def test_emphasis_and_purpose_clauses(extract, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text) == expected
