@@ -114,6 +114,8 @@ _NONE_HEADS = (
     "problem|task|setting|condition|law|bound|analysis|perspective|lens|view|hypothesis|property|"
     "definition|criterion|quantity|index|effect|game|language|study|survey|conjecture"
 )
+#: the one-word head nouns of the three groups (a set lookup where only "is it a head?" matters)
+_HEAD_WORDS = frozenset(w for w in f"{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS}".lower().split("|") if " " not in w)
 _HEAD_RE = re.compile(rf"\b(?P<b>{_BENCH_HEADS})\b|\b(?P<m>{_METHOD_HEADS})\b|\b(?P<n>{_NONE_HEADS})\b",
                       re.IGNORECASE)
 
@@ -129,12 +131,18 @@ _PROPOSE = re.compile(
     rf"\s+(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|finally|"
     rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
     rf"|\b(?:proposing|introducing|presenting)\b"
-    # "We analyse the setting and propose X": a bare verb after "and" shares the authors' subject
-    rf"|\band\s+(?:then\s+|further\s+|also\s+|thus\s+)?(?:propose|introduce|present|develop|design|devise|"
-    rf"establish|construct)\b"
-    # "(we) ... use it to develop the X framework": the authors' purpose clause
-    rf"|\b(?:it|them|this|these)\s+to\s+(?:develop|design|build|construct|propose)\b"
 )
+#: the words _PROPOSE starts with (found with str.find, then matched there)
+_PROPOSE_ANCHORS = ("We", "we", "This", "this", "Our", "our", "The", "the", "proposing", "introducing", "presenting")
+# literal-first (a separate scan: as alternatives of _PROPOSE they would be tried at every position)
+# "We analyse the setting and propose X": a bare verb after "and" shares the authors' subject;
+# "(we) ... use it to develop the X framework": the authors' purpose clause. Each pattern starts
+# with a literal, which the regex engine skips to (an alternative of _PROPOSE would be tried at
+# every position of the text)
+_PROPOSE_AND = re.compile(r"and (?:then |further |also |thus )?"
+                          r"(?:propose|introduce|present|develop|design|devise|establish|construct)\b")
+_PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
+_OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these)$")
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
     rf"\s+(?:(?:the|our|a|an|two|three|novel|new|simple|first|general|unified|lightweight|"
@@ -593,10 +601,10 @@ class EntityRecognizer:
         # proposal contexts
         proposal_ends: list[int] = []
         unnamed: list[int] = []
-        for m in _PROPOSE.finditer(ct):
-            proposal_ends.append(m.end())
+        for pend in _proposal_ends(ct):
+            proposal_ends.append(pend)
             n_before = len(out)
-            a = _AFTER_VERB.match(ct, m.end())
+            a = _AFTER_VERB.match(ct, pend)
             if a:
                 ns, ne = a.span("name")
                 follow = ct[ne:ne + 30]
@@ -608,15 +616,15 @@ class EntityRecognizer:
                     label = self._label_after(ct, ne) or METHOD
                     for ls, le in _list_items(ct, ns, ne):
                         add(ls, le, label, PROPOSED, "propose", 5, loose=True)
-            av = _AFTER_VERB_ADJ.match(ct, m.end())
+            av = _AFTER_VERB_ADJ.match(ct, pend)
             if av and self.is_name(av.group("name")) and _CAMEL.search(av.group("name")):
                 add(av.start("name"), av.end("name"), self._label_after(ct, av.end("name")) or METHOD,
                     PROPOSED, "propose", 5)
-            hb = _AFTER_VERB_HEAD_BARE.match(ct, m.end())
+            hb = _AFTER_VERB_HEAD_BARE.match(ct, pend)
             if hb and self.is_name(hb.group("name")) and gaz.lookup(hb.group("name")) is None:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
-            h = _AFTER_VERB_HEAD.match(ct, m.end())
+            h = _AFTER_VERB_HEAD.match(ct, pend)
             if h:
                 label = _head_label(h.group("head")) or METHOD
                 items = _list_items(ct, h.start("name"), h.end("name"))
@@ -627,14 +635,14 @@ class EntityRecognizer:
                     add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
                 if h.group("head").lower().endswith("s"):  # "two ... algorithms, SCALLION and SCAFCOM"
                     add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
-            mk = self._modified_known(ct, m.end())
+            mk = self._modified_known(ct, pend)
             if mk is not None:
                 out.append(_Cand(*view.span_to_orig(*mk), METHOD, PROPOSED, "propose_variant", None, 5))
-            if len(out) == n_before and _UNNAMED_OBJECT.match(ct, m.end()):
-                unnamed.append(m.end())
+            if len(out) == n_before and _UNNAMED_OBJECT.match(ct, pend):
+                unnamed.append(pend)
         for m in (_EXTEND.finditer(ct) if any(w in ct for w in _EXTEND_WORDS) else ()):
             add(m.start("name"), m.end("name"), METHOD, PROPOSED, "extend", 4)
-        for m in (_CALLED.finditer(ct) if any(w in ct for w in _CALLED_WORDS) else ()):
+        for m in (_called_matches(ct) if any(w in ct for w in _CALLED_WORDS) else ()):
             label = self._label_before(ct, m.start("name")) or METHOD
             name = m.group("name")
             k = m.end("name")
@@ -757,7 +765,9 @@ class EntityRecognizer:
                 for ls, le in _list_items(ct, ns, nm.end("name")):  # "Lemur and Lemur-Chat are presented"
                     if self.is_name(ct[ls:le]) and not gaz.is_stop(ct[ls:le]):
                         add(ls, le, label, PROPOSED, "passive", 4)
-        for m in (_NEW_NAME_HEAD.finditer(ct) if "new" in ct or "novel" in ct else ()):
+        for m in (_NEW_NAME_HEAD.finditer(ct) if "new " in ct or "novel " in ct else ()):
+            if _DET_BEFORE.search(ct, max(0, m.start() - 5), m.start()) is None:
+                continue
             name = m.group("name")
             if any(name in (d.short, d.short + "s") for d in defs):
                 continue  # "a novel FCD method": a kind of the thing the abstract defined, not a name
@@ -1090,15 +1100,19 @@ class EntityRecognizer:
         mp = _MOD_KNOWN.match(ct, pos)
         if mp is None:
             return None
-        gaz = self.gazetteer
         words = mp.group("phrase").split()
+        w0 = words[0]
+        if w0 in _NOT_NAME_MODS or w0 in _PHRASE_STOP or w0 in _CONNECTORS or w0.endswith("ly") \
+                or w0.lower() in _HEAD_WORDS:
+            return None  # most proposals: "we propose a method ...", "we introduce an approach ..."
+        gaz = self.gazetteer
         offs = [mp.start("phrase")]
         for w in words[:-1]:
             offs.append(ct.index(" ", offs[-1]) + 1)
             while ct[offs[-1]] == " ":
                 offs[-1] += 1
         for end in range(len(words), 1, -1):
-            if _head_label(words[end - 1]) is not None and end > 2:
+            if words[end - 1].lower() in _HEAD_WORDS and end > 2:
                 continue  # "... descent algorithm": the head noun stays outside
             pe = offs[end - 1] + len(words[end - 1])
             if not _MOD_KNOWN_END.match(ct, pe):
@@ -1108,7 +1122,7 @@ class EntityRecognizer:
             for k in range(1, min(3, end - 1) + 1):
                 mods = words[:k]
                 if any(not w.islower() or w in _NOT_NAME_MODS or w in _PHRASE_STOP or w in _CONNECTORS
-                       or w.endswith("ly") or _USED_MODS.fullmatch(w) or _head_label(w) is not None
+                       or w.endswith("ly") or _USED_MODS.fullmatch(w) or w.lower() in _HEAD_WORDS
                        for w in mods):
                     break
                 entry = gaz.lookup(" ".join(words[k:end]))
@@ -1212,10 +1226,13 @@ class EntityRecognizer:
             title_end = text.find("\n\n")
             # a lower-case long form names a field as often as a method: no variants of its acronym
             lower_shorts = {d.short for d in defs if d.long.islower()}
+            ct = view.text
             for cs, ce in coined:
+                if ct.find("-", cs, ce) < 0:
+                    continue
                 s, e = view.span_to_orig(cs, ce)
                 surface = text[s:e]
-                if "-" not in surface or any(occupied[s:e]) or "\n" in surface:
+                if any(occupied[s:e]) or "\n" in surface:
                     continue
                 base = next((o for o in own if " " not in o and o != surface and self.gazetteer.lookup(o) is None
                              and o not in lower_shorts and (
@@ -1346,6 +1363,51 @@ def _earlier_work_sentence(text: str, pos: int) -> bool:
     if _THEY_NAMING.search(sent, max(0, len(sent) - 60)):
         return True
     return _PRIOR_SUBJECT.match(sent) is not None and _WE.search(sent) is None
+
+
+#: the words _CALLED starts with
+_CALLED_ANCHORS = ("namely", "called", "dubbed", "named", "termed", "coined", "which", "We", "we", "and",
+                   "referred", "denoted")
+
+
+def _called_matches(ct: str) -> list[re.Match[str]]:
+    """``_CALLED.finditer(ct)`` (same matches), tried only where one of its first words starts."""
+    starts = []
+    for anchor in _CALLED_ANCHORS:
+        i = ct.find(anchor)
+        while i >= 0:
+            starts.append(i)
+            i = ct.find(anchor, i + 1)
+    starts.sort()
+    out = []
+    end = 0
+    for i in starts:
+        if i < end:
+            continue
+        m = _CALLED.match(ct, i)
+        if m is not None and m.end() > m.start():
+            out.append(m)
+            end = m.end()
+    return out
+
+
+def _proposal_ends(ct: str) -> list[int]:
+    """Where the proposal verbs end (the name follows), in text order."""
+    ends = []
+    n = len(ct)
+    for anchor in _PROPOSE_ANCHORS:  # str.find skips to the few candidate positions
+        i = ct.find(anchor)
+        while i >= 0:
+            if i == 0 or not (ct[i - 1].isalnum() or ct[i - 1] == "_"):
+                m = _PROPOSE.match(ct, i)
+                if m is not None:
+                    ends.append(m.end())
+            i = ct.find(anchor, i + 1)
+    if len(ends) > 1:
+        ends.sort()
+    more = [m.end() for m in _PROPOSE_AND.finditer(ct) if m.start() == 0 or not ct[m.start() - 1].isalnum()]
+    more += [m.end() for m in _PROPOSE_TO.finditer(ct) if _OBJECT_BEFORE.search(ct, max(0, m.start() - 6), m.start())]
+    return sorted(set(ends + more)) if more else ends
 
 
 def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:
@@ -1487,9 +1549,10 @@ _VERSION_OF = re.compile(rf"(?:[\w-]+\s+){{0,3}}(?:version|variant|extension|mod
                          rf"(?:the\s+)?(?P<base>{_NAME})")
 _HEAD_AT_END = re.compile(rf"\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})$")
 # "a novel FoldRank algorithm", "the new Sparse KRR estimator": a name between "new" and a head noun
+# (literal-first: found from "novel"/"new", the determiner before is checked after)
 _NEW_NAME_HEAD = re.compile(
-    rf"\b(?:[Aa]n?|[Tt]he|[Oo]ur)\s+(?:novel|new|newly proposed)\s+(?P<name>{_TITLE_PHRASE}|{_NAME})\s+"
-    rf"(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\b")
+    rf"(?:novel|new|newly proposed) (?P<name>{_TITLE_PHRASE}|{_NAME})\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\b")
+_DET_BEFORE = re.compile(r"(?:^|(?<=\W))(?:[Aa]n?|[Tt]he|[Oo]ur)\s+$")
 _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
