@@ -854,6 +854,11 @@ class EntityRecognizer:
             role = PROPOSED if proposed and known is None and not _earlier_work_sentence(text, d.long_start) else USED
             if known is not None:
                 label = METHOD if known.type == "method" else BENCHMARK
+                if direct and not _earlier_work_sentence(text, d.long_start):
+                    # a known name defined right after a proposal verb counts as one proposal rule:
+                    # with a second one (the title "LRM: ...") it is the paper's own
+                    for form in (d.long, d.short):
+                        known_proposals[entity_key(form)].add("abbreviation")
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
 

@@ -195,3 +195,12 @@ def test_title_echo_before_a_head_noun(extract, title: str, text: str, expected:
 ])
 def test_emphasis_and_purpose_clauses(extract, text: str, expected: set[str]) -> None:
     assert _proposed(extract, text) == expected
+
+
+def test_known_name_defined_after_a_proposal_verb_and_named_by_the_title(extract) -> None:
+    # two proposal rules (the title's "Name:" and the definition right after "we propose") make a
+    # name the gazetteer knows the paper's own; one alone does not
+    text = "We propose Low-Rank Adaptation (LoRA), which freezes the weights and trains small matrices. LoRA is cheap."
+    assert _found(extract, text, "LoRA: Low-Rank Adaptation of Large Language Models") == {(M, P, "LoRA")}
+    text = "We fine-tune with Low-Rank Adaptation (LoRA), which freezes the weights. LoRA is cheap."
+    assert _found(extract, text, "LoRA: A Study of Adapters") == {(M, U, "LoRA")}
