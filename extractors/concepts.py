@@ -294,7 +294,9 @@ class ConceptFinder:
 
         masked = _MASK.sub(blank, text)
         # ``masked`` with every whitespace character a plain space, for ``str.rfind``
-        spaced = masked if masked.isprintable() else _OTHER_SPACE.sub(" ", masked)
+        spaced = masked.replace("\n", " ")  # the title/abstract break: no text is printable with it
+        if not spaced.isprintable():  # every other whitespace character but " " is not printable
+            spaced = _OTHER_SPACE.sub(" ", masked)
         abbr = _local_abbreviations(masked, acronyms)
         ext = doc._.abbreviations if Doc.has_extension("abbreviations") else None
         if isinstance(ext, dict):
@@ -512,11 +514,13 @@ def entities_from_items(items: Iterable[Sequence], text: str,
     out = []
     for group in groups.values():
         name = group[0][2]
-        if len(group) == 1:
+        if len(group) == 1:  # most concepts: one mention (the same as below, without the sets)
             s, e, _n, r = group[0]
-            spots = [(s, e, r)]
-        else:
-            spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
+            m = mention(s, e, text[s:e], r)
+            if m is not None:
+                out.append((s, Entity(EntityType.CONCEPT, name, None, () if m.text == name else (m.text,), (m,))))
+            continue
+        spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
         aliases = tuple(sorted({m.text for m in mentions} - {name}))  # only spellings with evidence
         if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity

@@ -359,7 +359,9 @@ def _extract_parallel(recs: list[Record], *, n_process: int, spacy_model: str | 
         with ProcessPoolExecutor(max_workers=n_process, mp_context=ctx, initializer=init,
                                  initargs=initargs) as pool:
             for part in pool.map(_worker_run, tasks):
-                yield from map(_unpack, part)
+                with _gc_paused():  # many small objects at once, as in _extract_chunk
+                    out = [_unpack(t) for t in part]
+                yield from out
     finally:
         _worker_nlp = None
         _worker_recs = ()
