@@ -1226,31 +1226,36 @@ class EntityRecognizer:
                         surface.startswith(o + "-") or surface.endswith("-" + o) for o in own):
                     info[_group_key(group, entity_key(_strip_markup(surface)))]["role"] = PROPOSED
             # a coined word no rule typed that builds on the paper's own name ("VR-A-CODER" after
-            # "A-CODER", "SK-Kestrel-Opt") is a named variant of it
+            # "A-CODER", "SK-Kestrel-Opt") is a named variant of it, and so is a sibling with the
+            # same coined first part ("JAW-KLOO" beside "JAW-FCS")
             own_label = {o: c.label for c in accepted for o in (text[c.start:c.end],) if o in own}
             title_end = text.find("\n\n")
             # a lower-case long form names a field as often as a method: no variants of its acronym
             lower_shorts = {d.short for d in defs if d.long.islower()}
+            bases = [o for o in own if " " not in o and self.gazetteer.lookup(o) is None and o not in lower_shorts]
             ct = view.text
             for cs, ce in coined:
-                if ct.find("-", cs, ce) < 0:
+                if not bases or ct.find("-", cs, ce) < 0:
                     continue
                 s, e = view.span_to_orig(cs, ce)
                 surface = text[s:e]
+                name = ct[cs:ce]  # markup-free ("JAW-$K$LOO" reads "JAW-KLOO")
                 if any(occupied[s:e]) or "\n" in surface:
                     continue
-                base = next((o for o in own if " " not in o and o != surface and self.gazetteer.lookup(o) is None
-                             and o not in lower_shorts and (
-                    surface.startswith(o + "-") or surface.endswith("-" + o) or f"-{o}-" in surface)), None)
-                rest = surface.replace(base or "", "", 1).strip("-")
-                if base is None or _MODIFIER_SUFFIX.search(surface) or not self.is_name(surface) \
+                base = next((o for o in bases if o != name and (
+                    name.startswith(o + "-") or name.endswith("-" + o) or f"-{o}-" in name
+                    or _sibling(o, name))), None)
+                rest = name.replace(base or "", "", 1).strip("-")
+                if base is None or _MODIFIER_SUFFIX.search(name) or not self.is_name(name) \
                         or rest.isdigit() or _IN_URL.search(text, max(0, s - 80), s) or s < title_end \
                         or (rest.islower() and not self.gazetteer.is_common_word(rest)) \
-                        or self.gazetteer.lookup(surface) is not None:
+                        or self.gazetteer.lookup(name) is not None \
+                        or (surface != name and _MATH_NAME.fullmatch(surface) is None):
                     continue  # "VDT-2023" in a repository address, "FUSE-ing" (a pun), a known name
+                s, e = _balance_dollars(text, s, e)
                 occupied[s:e] = b"\x01" * (e - s)
                 accepted.append(_Cand(s, e, own_label[base], PROPOSED, "variant", None, 3))
-                k = _group_key(group, entity_key(_strip_markup(surface)))
+                k = _group_key(group, entity_key(_strip_markup(text[s:e])))
                 i = info.setdefault(k, {"role": PROPOSED, "labels": defaultdict(int), "canonical": None})
                 i["labels"][own_label[base]] = max(i["labels"][own_label[base]], 5)
 
@@ -1413,6 +1418,14 @@ def _proposal_ends(ct: str) -> list[int]:
     more = [m.end() for m in _PROPOSE_AND.finditer(ct) if m.start() == 0 or not ct[m.start() - 1].isalnum()]
     more += [m.end() for m in _PROPOSE_TO.finditer(ct) if _OBJECT_BEFORE.search(ct, max(0, m.start() - 6), m.start())]
     return sorted(set(ends + more)) if more else ends
+
+
+def _sibling(own: str, name: str) -> bool:
+    """Do two hyphenated coined names share a coined first part ("JAW-FCS", "JAW-KLOO")?"""
+    head, sep, tail = own.partition("-")
+    other = name[len(head) + 1:]
+    return bool(sep) and len(head) >= 3 and name.startswith(head + "-") and tail != "" and other != "" \
+        and not head.islower() and not head.istitle() and not other.islower()  # "AUC-maximization": a word
 
 
 def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:

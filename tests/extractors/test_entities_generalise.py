@@ -204,3 +204,14 @@ def test_known_name_defined_after_a_proposal_verb_and_named_by_the_title(extract
     assert _found(extract, text, "LoRA: Low-Rank Adaptation of Large Language Models") == {(M, P, "LoRA")}
     text = "We fine-tune with Low-Rank Adaptation (LoRA), which freezes the weights. LoRA is cheap."
     assert _found(extract, text, "LoRA: A Study of Adapters") == {(M, U, "LoRA")}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a sibling with the same coined first part, written with inline math
+    (r"Our JET-FCS method is exact. We add two relaxations: one with $K$ folds (JET-$K$FOLD) and a cheap one.",
+     {"JET-FCS", "JET-KFOLD"}),
+    # a lower-case tail is a word, not a sibling name
+    ("Our AUCX-CL method is fast. It fits the AUCX-maximization view of ranking.", {"AUCX-CL"}),
+])
+def test_sibling_variants(extract, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text) == expected
