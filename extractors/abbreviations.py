@@ -287,6 +287,8 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
             cand = " ".join(words[-max_words:])
             long = best_long_form(short, cand)
             if long:
+                long = _past_function_word(cand, long)
+            if long:
                 long = _extend_title_case(cand, long, sentence_start=len(words) <= max_words)
             if long and _valid_pair(short, long) and short not in seen:
                 long_end = sent_start + len(before)
@@ -307,6 +309,32 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                     out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
                     seen.add(short)
     return out
+
+
+_FUNCTION_WORDS = frozenset("and of the for in on to with a an or by from at as".split())
+
+
+def _past_function_word(cand: str, long: str) -> str | None:
+    """A long form must not start with a function word whose letter the short form borrowed.
+
+    "Accuracy and Global-Local Fairness Optimality Problem (AGLFOP)": the first letter matched
+    "and"; the word before it starts with the same letter, so the long form starts there. With
+    no such word the pair is no definition (None).
+
+    Examples
+    --------
+    >>> _past_function_word("the Accuracy and Global Fairness Problem", "and Global Fairness Problem")
+    'Accuracy and Global Fairness Problem'
+    >>> _past_function_word("we use and Global Fairness", "and Global Fairness") is None
+    True
+    """
+    first = long.split(" ", 1)[0]
+    if first.lower() not in _FUNCTION_WORDS:
+        return long
+    before = cand[:len(cand) - len(long)].rstrip().rsplit(" ", 1)[-1]
+    if before and before[0].lower() == first[0].lower() and before.lower() not in _FUNCTION_WORDS:
+        return before + " " + long
+    return None
 
 
 # Title-Case words and a connector right before a Title-Case long form: "Adversarial Training with"

@@ -1562,7 +1562,7 @@ _NOT_NAME_MODS = frozenset(
     "simple simpler efficient effective improved modified better faster general generic unified principled "
     "practical scalable novel new standard vanilla plain naive original classical existing proposed our the "
     "a an this that two three several various different any all such other first second special "
-    "using leverage leveraging via towards foundations".split())
+    "using leverage leveraging via towards foundations how what why when where whether which who".split())
 _VERSION_OF = re.compile(rf"(?:[\w-]+\s+){{0,3}}(?:version|variant|extension|modification|adaptation)\s+of\s+"
                          rf"(?:the\s+)?(?P<base>{_NAME})")
 _HEAD_AT_END = re.compile(rf"\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})$")

@@ -79,6 +79,8 @@ def test_unbalanced_parentheses_do_not_break_detection() -> None:
     ("Results with Deep Q-Network (DQN) are shown.", [("DQN", "Deep Q-Network")]),
     # a lower-case long form is not grown
     ("we use Sampling for fast kernel density (FKD) here", [("FKD", "fast kernel density")]),
+    # the short form's first letter came from a function word: the long form starts one word earlier
+    ("We define the Accuracy and Global Fairness Problem (AGFP) here.", [("AGFP", "Accuracy and Global Fairness Problem")]),
 ])
 def test_long_form_grows_over_title_case_lead(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.short, d.long) for d in find_definitions(text)] == expected

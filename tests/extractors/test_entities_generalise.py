@@ -215,3 +215,8 @@ def test_known_name_defined_after_a_proposal_verb_and_named_by_the_title(extract
 ])
 def test_sibling_variants(extract, text: str, expected: set[str]) -> None:
     assert _proposed(extract, text) == expected
+
+
+def test_wh_word_is_no_modifier_of_a_known_method(extract) -> None:
+    text = "We describe how approximate nearest neighbor search can measure coverage."
+    assert _proposed(extract, text) == set()
