@@ -67,7 +67,9 @@ _INNER_SIGNAL = re.compile(r".[A-Z0-9]")
 
 
 def _key(s: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", s.lower())
+    from extractors.gazetteer import GREEK_NAMES
+
+    return re.sub(r"[^0-9a-z]+", "", s.lower().translate(GREEK_NAMES))
 
 
 def _read_lines(path: Path) -> list[str]:

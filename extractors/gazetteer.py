@@ -17,6 +17,13 @@ from typing import Any, Iterable, Mapping
 GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_NON_ALNUM_CASED = re.compile(r"[^0-9A-Za-z]+")
+#: Greek letters spelled out, so that "β-VAE" is "beta-VAE" and "ε-greedy" is not the word "greedy"
+GREEK_NAMES = str.maketrans({
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta", "η": "eta",
+    "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu", "ξ": "xi",
+    "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon",
+    "φ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega"})
 _PLURAL_WORD = re.compile(
     r"(networks|nets|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
     r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts|"
@@ -41,11 +48,16 @@ def entity_key(name: str) -> str:
     True
     >>> entity_key("CFR+") == entity_key("CFR")
     False
+    >>> entity_key("β-VAE") == entity_key("beta-VAE") != entity_key("VAE")
+    True
     """
     n = name.strip()
     if len(n) > 2 and n.endswith("s") and n[-2].isupper():
         n = n[:-1]
-    key = _NON_ALNUM.sub("", n.lower().replace("+", "plus"))  # "CFR+" is a variant of "CFR"
+    low = n.lower()
+    if not low.isascii():
+        low = low.translate(GREEK_NAMES)
+    key = _NON_ALNUM.sub("", low.replace("+", "plus"))  # "CFR+" is a variant of "CFR"
     m = _PLURAL_WORD.search(key)
     if m and m.group(1) != "experts":
         word = m.group(1)
@@ -105,9 +117,16 @@ class Gazetteer:
         if i is None:
             return None
         e = self.entries[i]
+        forms = (e.name, *e.aliases)
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(
-                (f[:-1] if f.endswith("s") else f).isupper() for f in (e.name, *e.aliases)):
+                (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
+        if e.source == "curated" and not any(_case_insensitive(f) for f in forms):
+            # a name matched by its exact spelling is not another casing of it ("MONet" is not
+            # "MoNet", "Eagle" is not "EAGLE")
+            shape = _case_shape(name)
+            if not any(shape == s or shape == s + "s" for s in map(_case_shape, forms)):
+                return None
         return e
 
     def is_common_word(self, name: str) -> bool:
@@ -130,6 +149,11 @@ class Gazetteer:
                         continue
                     seen.add(variant)
                     yield i, variant, e.source == "curated" and _case_insensitive(variant)
+
+
+def _case_shape(form: str) -> str:
+    """Letters and digits with their case ("Mo-Net" -> "MoNet")."""
+    return _NON_ALNUM_CASED.sub("", form)
 
 
 def _case_insensitive(form: str) -> bool:

@@ -40,3 +40,57 @@ def test_entity_key_equal(a: str, b: str) -> None:
 @pytest.mark.parametrize("a, b", [("GPT-3.5", "GPT-4"), ("CIFAR-10", "CIFAR-100"), ("Llama-2 7B", "Llama-2 13B")])
 def test_entity_key_keeps_versions_apart(a: str, b: str) -> None:
     assert entity_key(a) != entity_key(b)
+
+
+@pytest.mark.parametrize("name, etype", [
+    # model families and releases 2018-2025
+    ("Llama 3.3", "method"), ("Claude 3 Haiku", "method"), ("DeepFloyd IF", "method"), ("WavLM", "method"),
+    ("iTransformer", "method"), ("GATv2", "method"), ("Hiera", "method"),
+    # established algorithms, with their long forms
+    ("perceptron", "method"), ("cover tree", "method"), ("leverage score sampling", "method"),
+    ("advantage-weighted regression", "method"), ("stochastic controlled averaging", "method"),
+    ("neural controlled differential equation", "method"), ("neural processes", "method"),
+    ("Tree-structured Parzen Estimator", "method"), ("NSGA-II", "method"), ("two-stage least squares", "method"),
+    # benchmarks across areas
+    ("MiniWoB++", "benchmark"), ("MedQA", "benchmark"), ("Wikidata5M", "benchmark"), ("Sleep-EDF", "benchmark"),
+    ("VoxPopuli", "benchmark"), ("ogbl-collab", "benchmark"), ("Open X-Embodiment", "benchmark"), ("CIFAR", "benchmark"),
+])
+def test_coverage_of_current_names(name: str, etype: str) -> None:
+    entry = load_gazetteer().lookup(name)
+    assert entry is not None and entry.type == etype, name
+
+
+@pytest.mark.parametrize("word", [
+    # ordinary words and ambiguous bare acronyms deliberately left out of the curated list
+    "Based", "Spider-Man", "target network", "Habitat", "Electricity", "Questions", "bootstrap", "local search",
+    "Adult", "MAS", "DGM", "model", "quality", "Seamless",
+])
+def test_ordinary_words_are_not_names(word: str) -> None:
+    assert load_gazetteer().lookup(word) is None, word
+
+
+def test_case_sensitive_entry_is_not_another_casing() -> None:
+    gaz = load_gazetteer()
+    assert gaz.lookup("EAGLE") is not None and gaz.lookup("Eagle") is None
+    assert gaz.lookup("Llama-2") is not None and gaz.lookup("LLaMA-2") is not None  # listed spellings
+    assert gaz.lookup("GANs") is not None  # plural of a listed spelling
+    assert gaz.lookup("Stable diffusion") is not None  # a case-insensitive entry keeps any casing
+
+
+def test_non_ascii_spellings_keep_a_distinct_key() -> None:
+    """The key drops letters outside a-z ('Π-model' would be the key 'model'): a curated spelling
+    with such letters must not collapse onto an English word of the abstracts."""
+    from extractors.build_gazetteer import DATA, _read_lines
+
+    gaz = load_gazetteer()
+    checked = 0
+    for ln in _read_lines(DATA / "curated.tsv"):
+        parts = ln.split("\t")
+        name = parts[1]
+        for form in (name, *(a for a in (parts[2].split("|") if len(parts) > 2 else []) if a)):
+            if form.isascii():
+                continue
+            checked += 1
+            k = entity_key(form)
+            assert len(k) >= 2 and k not in gaz.common_words, form
+    assert checked >= 5
