@@ -1447,7 +1447,8 @@ def _trim_modifier(ct: str, cs: int, ce: int) -> tuple[int, int]:
 def _extend_hyphenated(text: str, s: int, e: int) -> tuple[int, int]:
     """Grow a gazetteer match to the whole hyphenated word ("T2T-ViT", "SNLI-VE", "DeiT-small"),
     but not over a modifier ("BERT-based")."""
-    while s >= 2 and text[s - 1] == "-" and text[s - 2].isalnum():
+    # a phrase ("diffusion model") is not grown to the left: "Stable-Diffusion model" is another name
+    while s >= 2 and text[s - 1] == "-" and text[s - 2].isalnum() and " " not in text[s:e]:
         k = s - 2
         while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "."):
             k -= 1

@@ -220,3 +220,10 @@ def test_sibling_variants(extract, text: str, expected: set[str]) -> None:
 def test_wh_word_is_no_modifier_of_a_known_method(extract) -> None:
     text = "We describe how approximate nearest neighbor search can measure coverage."
     assert _proposed(extract, text) == set()
+
+
+def test_known_phrase_is_not_grown_over_a_hyphen_to_the_left(extract) -> None:
+    # "diffusion model" is known; "Stable-" before it makes another name, not a longer mention of it
+    ents = extract("We apply our sampler to Stable-Diffusion model and get a speed-up.")
+    assert "Stable-Diffusion model" not in {m.text for e in ents for m in e.mentions}
+    assert "Stable-Diffusion" in {m.text for e in ents for m in e.mentions}
