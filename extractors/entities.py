@@ -195,6 +195,9 @@ _PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|
 _EVAL_PREP_BEFORE = re.compile(r"\b(?:on|from)\s+(?:the\s+)?[\\{}$*\w]*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"[\\{}$*\w]*\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\\{}$*\w]*")
 _OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
+# a long form naming a field of study or a paradigm, whatever its case
+_FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
+                        r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
@@ -809,7 +812,9 @@ class EntityRecognizer:
             label = _abbreviation_label(d.long, title_case)
             if "-to-" in d.long and d.long[:1].islower():
                 continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
-            if label is None and not title_case:
+            if label is None and (not title_case or _FIELD_END.search(d.long)):
+                # an untyped lower-case long form, or a field ("Deep Metric Learning (DML)",
+                # "Episodic RL (ERL)"): its acronym before a head noun is not a name ("DML benchmarks")
                 untyped_shorts.add(d.short)
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
@@ -966,7 +971,8 @@ class EntityRecognizer:
                 # "the recently reported Augmented Memory algorithm": a Title-Case name mid-sentence
                 tm = _TITLE_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
                 if tm is not None and " " in tm.group("name") and not _sentence_initial(ct, tm.start("name")) \
-                        and not _GENERIC_CLASS.search(tm.group("name")) and not _PARADIGM_END.search(tm.group("name")):
+                        and not _GENERIC_CLASS.search(tm.group("name")) and not _PARADIGM_END.search(tm.group("name")) \
+                        and not _MODIFIER_SUFFIX.search(tm.group("name").split()[0]):  # "Transformer-based SNN"
                     add(tm.start("name"), tm.end("name"), METHOD, USED, "method_head", 2)
         for m in (_COMPARE.finditer(ct) if any(w in ct for w in _COMPARE_WORDS) else ()):
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):

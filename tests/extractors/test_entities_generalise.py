@@ -227,3 +227,16 @@ def test_known_phrase_is_not_grown_over_a_hyphen_to_the_left(extract) -> None:
     ents = extract("We apply our sampler to Stable-Diffusion model and get a speed-up.")
     assert "Stable-Diffusion model" not in {m.text for e in ents for m in e.mentions}
     assert "Stable-Diffusion" in {m.text for e in ents for m in e.mentions}
+
+
+@pytest.mark.parametrize("text", [
+    # the acronym of a field before a head noun is no name, whatever the long form's case
+    "Deep Metric Learning (DML) maps images to embeddings. We test on three DML benchmarks.",
+    "Episodic Reinforcement Learning (ERL) plans whole trajectories. A novel ERL algorithm helps.",
+    # a modifier phrase before a known acronym and a head noun is no Title-Case name
+    "No chips are designed for Transformer-based SNN architectures yet.",
+])
+def test_fields_and_modifiers_before_head_nouns(extract, text: str) -> None:
+    names = {e.name for e in extract(text)}
+    assert not names & {"Deep Metric Learning", "DML", "Episodic Reinforcement Learning", "ERL",
+                        "Transformer-based SNN"}
