@@ -210,3 +210,20 @@ def test_tokenizer_after_cache_reset_agrees_with_a_fresh_one(nlp, text: str) -> 
         got = [(t.text, t.idx, t.whitespace_) for t in nlp.make_doc(text)]
         assert got == [(t.text, t.idx, t.whitespace_) for t in blank.make_doc(text)]
     assert nlp.tokenizer.tokenizer.max_cache_size >= TOKENIZER_CACHE_SIZE
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_consolidate_leaves_the_garbage_collector_as_it_found_it(rec, nlp, enabled: bool) -> None:
+    import gc
+
+    recs = [rec("We propose FooNet for continual learning. FooNet is fast.", rid=f"t:{i}") for i in range(3)]
+    raws = list(extract_raw(recs, nlp=nlp))
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        out = consolidate(recs, raws)
+        assert gc.isenabled() is enabled
+        assert [r.id for r in out] == ["t:0", "t:1", "t:2"]
+        assert all(any(e.name == "FooNet" for e in r.entities) for r in out)
+    finally:
+        gc.enable() if was else gc.disable()
