@@ -198,6 +198,9 @@ _OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
                         r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
+# ", MulGA": the method's own coined name in apposition after its head noun
+_ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
+_NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
@@ -548,6 +551,12 @@ class EntityRecognizer:
 
         def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
                 loose: bool = False) -> None:
+            if " and " in ct[cs:ce]:
+                items = _list_items(ct, cs, ce)
+                if len(items) > 1 and all(" " not in ct[a:b] and self.is_name(ct[a:b]) for a, b in items):
+                    for a, b in items:  # "named DFedSAM and DFedSAM-MGS": two names, not one phrase
+                        add(a, b, label, role, rule, priority, loose=loose)
+                    return
             cs, ce = _trim_modifier(ct, cs, ce)
             if ct.endswith(("'s", "’s"), cs, ce):
                 ce -= 2  # "Alpaca's 52k data"
@@ -630,12 +639,7 @@ class EntityRecognizer:
             h = _AFTER_VERB_HEAD.match(ct, pend)
             if h:
                 label = _head_label(h.group("head")) or METHOD
-                items = _list_items(ct, h.start("name"), h.end("name"))
-                if len(items) > 1 and all(" " not in ct[a:b] and self.is_name(ct[a:b]) for a, b in items):
-                    for a, b in items:  # "two algorithms, ORCA and TIDEWAY": not one Title-Case phrase
-                        add(a, b, label, PROPOSED, "propose_head", 5)
-                else:
-                    add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
+                add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
                 if h.group("head").lower().endswith("s"):  # "two ... algorithms, SCALLION and SCAFCOM"
                     add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
             mk = self._modified_known(ct, pend)
@@ -772,8 +776,9 @@ class EntityRecognizer:
             if _DET_BEFORE.search(ct, max(0, m.start() - 5), m.start()) is None:
                 continue
             name = m.group("name")
-            if any(name in (d.short, d.short + "s") for d in defs):
-                continue  # "a novel FCD method": a kind of the thing the abstract defined, not a name
+            if any(name in (d.short, d.short + "s") for d in defs) or "-to-" in name \
+                    or (_ADJECTIVE_END.search(name) and not _CAMEL.search(name)):  # "a novel PAC-Bayesian framework"
+                continue  # "a novel FCD method": a kind of the thing the abstract defined; "NL-to-program": a task
             before = ct[max(0, m.start() - 40):m.start()].rstrip()
             if before.endswith(",") and (before.endswith("),") or self.is_name(before[:-1].rsplit(None, 1)[-1]
                                                                                 if before[:-1].strip() else "")):
@@ -1081,7 +1086,8 @@ class EntityRecognizer:
                     if k == len(words) or k == 4:
                         continue  # the longest candidate runs past the noun phrase: try shorter
                     break
-                if _HEAD_NEXT.match(ct, end) and _NAMED_LATER.match(ct, end):
+                hn = _HEAD_NEXT.match(ct, end)
+                if hn is not None and (_NAMED_LATER.match(ct, end) or _NAME_APPOSITION.match(ct, hn.end())):
                     break  # "a ... aware optimization method for MMD called MMD-MP": the name follows
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":

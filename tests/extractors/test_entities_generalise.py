@@ -240,3 +240,21 @@ def test_fields_and_modifiers_before_head_nouns(extract, text: str) -> None:
     names = {e.name for e in extract(text)}
     assert not names & {"Deep Metric Learning", "DML", "Episodic Reinforcement Learning", "ERL",
                         "Transformer-based SNN"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two coined names joined by "and" after a naming verb are two names
+    ("We propose two federated algorithms named FedZap and FedZap-MGS to reduce drift. FedZap is fast.",
+     {"FedZap", "FedZap-MGS"}),
+    # an adjective after "a novel" is no name, nor is a task shape with "-to-"
+    ("We introduce a novel PAC-Bayesian framework for meta-learning.", set()),
+    ("We release a new NL-to-program benchmark for agents.", set()),
+])
+def test_lists_and_adjectives_after_naming_cues(extract, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text) == expected
+
+
+def test_title_echo_with_its_own_name_in_apposition(extract) -> None:
+    title = "Multi-Granularity and Adaptive Representation for Knowledge Graphs"
+    text = "We propose a novel multi-granularity and adaptive representation framework, MulGRA, for graphs."
+    assert _proposed(extract, text, title) == {"MulGRA"}
