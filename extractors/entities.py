@@ -199,6 +199,9 @@ _OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
                         r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
 # ", MulGA": the method's own coined name in apposition after its head noun
+_TOOL_BEFORE = re.compile(r"\b(?:based on|using|via|with|leveraging|from|by)\s+(?:the\s+)?$")
+# a bare Greek letter read from math ("$\Omega(\log d)$" reads "Omega(log d)") is a symbol, not a name
+_GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
@@ -565,10 +568,11 @@ class EntityRecognizer:
             s, e = view.span_to_orig(cs, ce)
             name = ct[cs:ce]
             raw = text[s:e]
-            if "$" in raw or "\\" in raw or "^" in raw or (s and text[s - 1] == "$"):
+            if "$" in raw or "\\" in raw or "^" in raw or (s and text[s - 1] in "$\\"):
                 # a name written with inline math ("PILOT$^+$", "G-$\\Delta$UQ", "$S^3$") only right
                 # after a naming cue: elsewhere math is a variable ("the matrix $X^TX$")
-                if rule not in _MATH_NAME_RULES or _MATH_NAME.fullmatch(raw) is None:
+                if rule not in _MATH_NAME_RULES or _MATH_NAME.fullmatch(raw) is None \
+                        or _GREEK_ONLY.fullmatch(name) is not None:
                     return
                 s, e = _balance_dollars(text, s, e)
             if any(s < d.long_end and d.long_start < e and (s, e) != (d.long_start, d.long_end) for d in defs):
@@ -842,7 +846,9 @@ class EntityRecognizer:
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
                 proposed = ue is not None and d.long_start - ue <= 220 and title_case \
-                    and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None
+                    and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None \
+                    and _TOOL_BEFORE.search(text, max(0, d.long_start - 30), d.long_start) is None
+                # ("we propose a method, based on Mechanistic Interpretability (MI) techniques": a tool)
             # a name given right after "we propose"/"called" is the paper's own method, whatever its
             # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
             direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
@@ -1093,6 +1099,7 @@ class EntityRecognizer:
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"
                 if any(_word_in(p, phrase.lower()) for p in phrases) and gaz.lookup(phrase) is None \
+                        and "-to-" not in phrase \
                         and not _GENERIC_CLASS.search(phrase) and not _NONE_LAST_WORD.search(" " + phrase) \
                         and not _PARADIGM_END.search(phrase) \
                         and not gaz.is_stop(phrase):

@@ -258,3 +258,15 @@ def test_title_echo_with_its_own_name_in_apposition(extract) -> None:
     title = "Multi-Granularity and Adaptive Representation for Knowledge Graphs"
     text = "We propose a novel multi-granularity and adaptive representation framework, MulGRA, for graphs."
     assert _proposed(extract, text, title) == {"MulGRA"}
+
+
+@pytest.mark.parametrize("text", [
+    # a Greek letter read from math is a symbol
+    r"We establish $\Omega(\log d)$ lower bounds on the number of queries.",
+    # after an unnamed proposal, a Title-Case term the method is based on is a tool, not its name
+    "We explore this and propose a method, based on Causal Tracing Analysis (CTA) techniques, to find it.",
+    # a title phrase naming a task shape is no name
+    "We propose an unsupervised text-to-speech alignment framework which is fast.",
+])
+def test_symbols_tools_and_tasks_are_not_proposed(extract, text: str) -> None:
+    assert _proposed(extract, text, "Unsupervised Text-to-Speech Alignment Made Easy") == set()
