@@ -285,7 +285,7 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
             words = before.split(" ")
             max_words = min(len(short) + 5, 2 * len(short))
             cand = " ".join(words[-max_words:])
-            long = best_long_form(short, cand)
+            long = best_long_form(short, cand) or _capitals_form(short, cand)
             if long:
                 long = _past_function_word(cand, long)
             if long:
@@ -309,6 +309,36 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                     out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
                     seen.add(short)
     return out
+
+
+def _capitals_form(short: str, cand: str) -> str | None:
+    """The last words of ``cand`` whose capital letters spell ``short`` (a fallback to Fig. 2).
+
+    Authors often mark the acronym's letters by capitals inside words ("theoREm-from-prooF
+    extrACTOR (REFACTOR)"), where the letters need not start words.
+
+    Examples
+    --------
+    >>> _capitals_form("REFACTOR", "a method called theoREm-from-prooF extrACTOR")
+    'theoREm-from-prooF extrACTOR'
+    >>> _capitals_form("ABC", "we use plain words") is None
+    True
+    """
+    target = "".join(c for c in short.upper() if c.isalpha())
+    if len(target) < 3:
+        return None
+    words = cand.split(" ")
+    caps = ""
+    for i in range(len(words) - 1, -1, -1):
+        caps = "".join(c for c in words[i] if c.isupper()) + caps
+        if caps == target:
+            long = " ".join(words[i:])
+            # mixed case inside a word: the capitals were chosen to mark the letters
+            return long if any(any(c.islower() for c in w) and any(c.isupper() for c in w[1:]) for w in words[i:]) \
+                else None
+        if len(caps) > len(target) or not target.endswith(caps):
+            return None
+    return None
 
 
 _FUNCTION_WORDS = frozenset("and of the for in on to with a an or by from at as".split())

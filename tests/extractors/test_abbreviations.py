@@ -79,6 +79,9 @@ def test_unbalanced_parentheses_do_not_break_detection() -> None:
     ("Results with Deep Q-Network (DQN) are shown.", [("DQN", "Deep Q-Network")]),
     # a lower-case long form is not grown
     ("we use Sampling for fast kernel density (FKD) here", [("FKD", "fast kernel density")]),
+    # capitals inside words mark the letters when they do not start words
+    ("we build a tool called graPh trAnsformer for molEcules (PAE) for chemistry",
+     [("PAE", "graPh trAnsformer for molEcules")]),
     # the short form's first letter came from a function word: the long form starts one word earlier
     ("We define the Accuracy and Global Fairness Problem (AGFP) here.", [("AGFP", "Accuracy and Global Fairness Problem")]),
 ])
