@@ -6,6 +6,11 @@ The component ``paperkg_entities`` finds names three ways and keeps the evidence
    framework", "a method called/dubbed/named X", an abbreviation defined right after a proposal
    verb ("we propose Strategic Prior-data Fitted Network (SPN)"), emphasised coined names
    (``**Persona-Pruner**``, ``\\textbf{...}``, ``*PolyILR*``), and "Name: subtitle" at the start.
+   Also: names written with inline math after a naming cue ("PILOT$^+$", "$S^3$"), lists of names
+   after a plural head or a naming verb ("two algorithms, X and Y", "which we refer to as x and
+   y"), a modifier in front of a known method right after the verb ("we propose momentum mirror
+   descent"), "a novel X algorithm is proposed", "the new X estimator", and coined variants of
+   the paper's own name ("VR-A-CODER" beside "A-CODER", "JAW-KLOO" beside "JAW-FCS").
 2. **Shape rules** that need no gazetteer (role ``used``): "X benchmark/dataset/suite", lists
    "on X, Y, and Z datasets", "datasets such as X and Y", "X algorithm/model/framework",
    names ending in -Net/-Former/-GAN/-BERT (methods) or -Bench/-QA/-Eval (benchmarks), and
@@ -17,7 +22,9 @@ Precision guards: a single capitalised common English word of the abstracts ("Fe
 "Parts") is not a coined name; an acronym the abstract expands otherwise is not the gazetteer's
 ("SDS" = switching dynamical systems); generic sources (Wikipedia, Twitter) are datasets only
 before a data head noun ("Wikipedia corpus"); a name described as existing work ("a recently
-proposed algorithm called X", "X, a well-known language") is used, not proposed.
+proposed algorithm called X", "X, a well-known language", "Prior work ... called X", "which they
+dubbed X") is used, not proposed; an emphasised name after "on/from (the)" is a test bed or a
+source; the acronym of a field ("Deep Metric Learning (DML)") before a head noun is no name.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
