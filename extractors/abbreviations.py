@@ -311,6 +311,9 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
     return out
 
 
+_SMALL_THEN_CAPITAL = re.compile(r"[a-z][A-Z]")
+
+
 def _capitals_form(short: str, cand: str) -> str | None:
     """The last words of ``cand`` whose capital letters spell ``short`` (a fallback to Fig. 2).
 
@@ -324,18 +327,17 @@ def _capitals_form(short: str, cand: str) -> str | None:
     >>> _capitals_form("ABC", "we use plain words") is None
     True
     """
-    target = "".join(c for c in short.upper() if c.isalpha())
-    if len(target) < 3:
-        return None
+    if not short.isalpha() or len(short) < 3:
+        return None  # "S2AC": a digit the capitals cannot spell
+    target = short.upper()
     words = cand.split(" ")
     caps = ""
     for i in range(len(words) - 1, -1, -1):
         caps = "".join(c for c in words[i] if c.isupper()) + caps
         if caps == target:
             long = " ".join(words[i:])
-            # mixed case inside a word: the capitals were chosen to mark the letters
-            return long if any(any(c.islower() for c in w) and any(c.isupper() for c in w[1:]) for w in words[i:]) \
-                else None
+            # a capital right after a small letter ("theoREm"): the capitals were chosen to mark the letters
+            return long if any(_SMALL_THEN_CAPITAL.search(w) for w in words[i:]) else None
         if len(caps) > len(target) or not target.endswith(caps):
             return None
     return None

@@ -209,6 +209,8 @@ _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|
 _TOOL_BEFORE = re.compile(r"\b(?:based on|using|via|with|leveraging|from|by)\s+(?:the\s+)?$")
 # a bare Greek letter read from math ("$\Omega(\log d)$" reads "Omega(log d)") is a symbol, not a name
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
+_QUOTED_BEFORE_HEAD = re.compile(
+    rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
@@ -918,6 +920,21 @@ class EntityRecognizer:
                 label = (_head_label(_HEAD_NEXT.match(text, after).group(0)) if headed else None) \
                     or self._label_after(text, after, clean=False) or METHOD
                 out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
+
+        # a quoted phrase used as a name before a head noun in the authors' sentence: "we find that
+        # adding large ``Cholesky-orthogonalized dense'' layers helps" (quotes as typographic emphasis)
+        if "``" in ct or "“" in ct:
+            for qm in _QUOTED_BEFORE_HEAD.finditer(ct):
+                phrase = qm.group("q")
+                lo = max(0, qm.start() - 200)
+                brk = max(ct.rfind(". ", lo, qm.start()), ct.rfind("\n", lo, qm.start()))
+                if _WE.search(ct, brk + 1 if brk >= 0 else lo, qm.start()) is None:
+                    continue
+                if not any("-" in w or w[:1].isupper() for w in phrase.split()) or gaz.lookup(phrase) is not None \
+                        or gaz.is_stop(phrase) or _PHENOMENON_END.search(phrase) or _GENERIC_CLASS.search(phrase):
+                    continue
+                out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
+                                 PROPOSED, "quoted", None, 3))
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
         for ue in unnamed:

@@ -82,6 +82,8 @@ def test_unbalanced_parentheses_do_not_break_detection() -> None:
     # capitals inside words mark the letters when they do not start words
     ("we build a tool called graPh trAnsformer for molEcules (PAE) for chemistry",
      [("PAE", "graPh trAnsformer for molEcules")]),
+    # not for a short form with a digit, nor for hyphen-capitalised parts ("Actor-Critic")
+    (r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm.", []),
     # the short form's first letter came from a function word: the long form starts one word earlier
     ("We define the Accuracy and Global Fairness Problem (AGFP) here.", [("AGFP", "Accuracy and Global Fairness Problem")]),
 ])

@@ -270,3 +270,15 @@ def test_title_echo_with_its_own_name_in_apposition(extract) -> None:
 ])
 def test_symbols_tools_and_tasks_are_not_proposed(extract, text: str) -> None:
     assert _proposed(extract, text, "Unsupervised Text-to-Speech Alignment Made Easy") == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a quoted phrase used as a name before a head noun, in the authors' own sentence
+    ("We find that adding wide ``Householder-mixed residual'' layers to the network helps most.",
+     {"Householder-mixed residual"}),
+    # not in a sentence about others, not a plain quoted word, not a phenomenon
+    ("Earlier systems used ``Householder-mixed residual'' layers.", set()),
+    ("We train ``black-box'' models on the data.", set()),
+])
+def test_quoted_name_before_a_head_noun(extract, text: str, expected: set[str]) -> None:
+    assert _proposed(extract, text) == expected
