@@ -211,6 +211,7 @@ _TOOL_BEFORE = re.compile(r"\b(?:based on|using|via|with|leveraging|from|by)\s+(
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
+_INDEFINITE_APPOSITION = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?,\s*(?:an?|the first)\s")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
 _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|namely)\b")
@@ -641,6 +642,10 @@ class EntityRecognizer:
                     label = self._label_after(ct, ne) or METHOD
                     for ls, le in _list_items(ct, ns, ne):
                         add(ls, le, label, PROPOSED, "propose", 5, loose=True)
+                    if _INDEFINITE_APPOSITION.match(ct, ne) and ns == a.start("name"):
+                        # "We introduce iTransformer, a forecaster that ...": the verb and an
+                        # indefinite appositive are two proposal cues, enough for a known name too
+                        known_proposals[entity_key(ct[ns:ne])].add("appositive")
             av = _AFTER_VERB_ADJ.match(ct, pend)
             if av and self.is_name(av.group("name")) and _CAMEL.search(av.group("name")):
                 add(av.start("name"), av.end("name"), self._label_after(ct, av.end("name")) or METHOD,

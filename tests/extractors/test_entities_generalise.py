@@ -282,3 +282,15 @@ def test_symbols_tools_and_tasks_are_not_proposed(extract, text: str) -> None:
 ])
 def test_quoted_name_before_a_head_noun(extract, text: str, expected: set[str]) -> None:
     assert _proposed(extract, text) == expected
+
+
+@pytest.mark.parametrize("text, role", [
+    # a known name after a proposal verb with an indefinite appositive: two cues, the paper's own
+    ("We present Mamba, a sequence model with selective state spaces. Mamba is fast.", P),
+    # one cue only, or no proposal verb: used
+    ("We present results with Mamba on long sequences.", U),
+    ("We apply Mamba, a sequence model, to genomics.", U),
+])
+def test_known_name_with_two_proposal_cues(extract, text: str, role: str) -> None:
+    roles = {e.name: e.role.value for e in extract(text, "Long Sequences Made Easy")}
+    assert roles.get("Mamba") == role
