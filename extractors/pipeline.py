@@ -231,7 +231,7 @@ def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
     cands = []
     text = doc_text(doc)
     for s, e in doc.user_data.get(CANDIDATES_KEY, ()):
-        m = _split_mention(Mention(s, e, text[s:e], ""), abstract_start)
+        m = mention(s, e, text[s:e], "")
         if m is not None:
             cands.append((m.text, m.start, m.end, m.field))
     return RawExtraction(record.id, tuple(entities), tuple(citations), tuple(defs), tuple(cands))
