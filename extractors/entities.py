@@ -211,6 +211,7 @@ _TOOL_BEFORE = re.compile(r"\b(?:based on|using|via|with|leveraging|from|by)\s+(
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
+_NOVELTY = re.compile(r"\b(?:first|novel|new)\b")
 _INDEFINITE_APPOSITION = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?,\s*(?:an?|the first)\s")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
@@ -889,6 +890,9 @@ class EntityRecognizer:
                     # with a second one (the title "LRM: ...") it is the paper's own
                     for form in (d.long, d.short):
                         known_proposals[entity_key(form)].add("abbreviation")
+                        if pe is not None and d.long_start - pe <= 80 and _NOVELTY.search(text, pe, d.long_start):
+                            # "we propose the first / a novel X (ABC)": novelty is a second cue
+                            known_proposals[entity_key(form)].add("novelty")
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
 

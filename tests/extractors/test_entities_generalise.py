@@ -294,3 +294,9 @@ def test_quoted_name_before_a_head_noun(extract, text: str, expected: set[str]) 
 def test_known_name_with_two_proposal_cues(extract, text: str, role: str) -> None:
     roles = {e.name: e.role.value for e in extract(text, "Long Sequences Made Easy")}
     assert roles.get("Mamba") == role
+
+
+def test_known_name_defined_after_a_novelty_cue_is_proposed(extract) -> None:
+    # "we propose the first X (ABC)": the proposal verb and "the first" are two cues
+    text = "We propose the first Low-Rank Adaptation (LoRA) that freezes the weights. LoRA is cheap."
+    assert _found(extract, text, "Cheap Tuning") == {(M, P, "LoRA")}
