@@ -96,8 +96,6 @@ def test_non_ascii_spellings_keep_a_distinct_key() -> None:
     assert checked >= 5
 
 
-@pytest.mark.xfail(strict=True, reason="a name the gazetteer knows is 'used' even where the abstract introduces it; "
-                                       "the proposal rules skip known names (entities.py)")
 def test_known_name_introduced_by_its_own_paper_is_proposed() -> None:
     from kg.records import Record
     from extractors.pipeline import extract_records
