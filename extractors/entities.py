@@ -226,6 +226,11 @@ _APPOSITIVE = re.compile(
 # name just before it, so the name pattern does not run at every word of the text
 _APPOS_ANCHOR = re.compile(r"(?:,|:|--|—|–|\s-)\s*(?:a|an|the|our)\s", re.IGNORECASE)
 _APPOS_NAME_END = re.compile(rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*$")
+#: A subtitle that studies the name before the colon rather than presenting it ("LoRA: A Study of ...").
+_STUDY_SUBTITLE = re.compile(r"\s*(?:(?:an?|the)\s+)?(?:(?:closer|second|new|fresh)\s+look|study|studies|analysis|"
+                             r"analyses|survey|review|investigation|examination|empirical|revisit|rethinking|"
+                             r"understanding|evaluating|evaluation|benchmarking|on\s|when\s|why\s|how\s|what\s|"
+                             r"does\s|do\s|is\s|are\s|can\s)", re.IGNORECASE)
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s*:\s*(?P<rest>[^\n]{{0,80}})")
 _BENCH_HEAD_WORD = re.compile(
     r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
@@ -763,6 +768,16 @@ class EntityRecognizer:
             # "Name: subtitle"; a plain word or two-word name counts when the abstract repeats it
             label = _head_label(t.group("rest")) or METHOD
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
+            tname = t.group("name")
+            title_coined = sum(c.isupper() for c in tname) >= 2 and all(
+                w[:1].isupper() or w.isdigit() for w in tname.split()) and len(tname.split()) <= 2
+            if (sep >= 0 and title_coined and not _STUDY_SUBTITLE.match(t.group("rest"))
+                    and gaz.lookup(tname) is not None
+                    and _word_in(abstract, tname) and not _described_as_known(abstract, tname)):
+                # "SparseGPT: ..." with SparseGPT used in the abstract: a coined name the title
+                # opens with is the paper's own even when it is known by now (its paper is the
+                # source of the gazetteer entry); with the title rule these are two cues
+                known_proposals[entity_key(tname)].add("title_repeated")
         if sep >= 0 and abstract:
             out.extend(self._title_echoes(ct, view, sep, [p for p in proposal_ends if p > sep], add))
         for vm in _PASSIVE_VERB.finditer(ct):

@@ -300,3 +300,23 @@ def test_known_name_defined_after_a_novelty_cue_is_proposed(extract) -> None:
     # "we propose the first X (ABC)": the proposal verb and "the first" are two cues
     text = "We propose the first Low-Rank Adaptation (LoRA) that freezes the weights. LoRA is cheap."
     assert _found(extract, text, "Cheap Tuning") == {(M, P, "LoRA")}
+
+
+def test_known_coined_name_opening_the_title_is_the_papers_own() -> None:
+    """A gazetteer name that opens the title ("Name: ...") and recurs in the abstract was
+    coined by this paper (its paper is why the name is known); an ordinary Title-Case
+    phrase in the same place is not promoted, and neither is a name the abstract calls known."""
+    from extractors.pipeline import extract_records
+    from kg.records import Record
+
+    def roles(title: str, abstract: str) -> dict[str, str]:
+        (rec,) = extract_records([Record(id="t:1", title=title, abstract=abstract)])
+        return {e.name: str(getattr(e.role, "value", e.role)) for e in rec.entities}
+
+    own = roles("SparseGPT: Pruning Large Models in One Shot",
+                "Large models are costly to serve. SparseGPT removes half of the weights of a "
+                "big model in a few hours with little loss.")
+    assert own.get("SparseGPT") == "proposed"
+    known = roles("SparseGPT: A Closer Look at One-Shot Pruning",
+                  "SparseGPT, a well-known pruning method, fails on small models; we explain why.")
+    assert known.get("SparseGPT") == "used"
