@@ -105,6 +105,10 @@ _AMERICAN = {"isation": "ization", "elling": "eling", "defence": "defense", "mod
              "labelled": "labeled"}
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _KEEP_S = ("ss", "us", "is", "ics", "ous", "sis", "ness")
+#: Nouns ending in ``s`` that are the same in the singular ("time series", "k-means").
+_INVARIANT = frozenset("series species means news lens chaos cosmos ethos pathos".split())
+#: Model sizes ("13B", "1.5b", "70M"): not a modifier of a concept ("13B model").
+_SIZE_WORD = re.compile(r"\d+(?:\.\d+)?[BbMmKkTt]")
 
 
 def _singular(word: str) -> str:
@@ -112,13 +116,15 @@ def _singular(word: str) -> str:
 
     Examples
     --------
-    >>> [_singular(w) for w in ["models", "strategies", "processes", "analyses", "dynamics", "LLMs"]]
-    ['model', 'strategy', 'process', 'analysis', 'dynamics', 'LLM']
+    >>> [_singular(w) for w in ["models", "strategies", "processes", "analyses", "dynamics", "LLMs", "series"]]
+    ['model', 'strategy', 'process', 'analysis', 'dynamics', 'LLM', 'series']
     """
     lower = word.lower()
     if len(word) > 2 and word[-1] == "s" and word[:-1].isupper():
         return word[:-1]
     if len(lower) <= 3 or not lower.endswith("s") or lower.endswith(_KEEP_S):
+        return word
+    if lower.rsplit("-", 1)[-1] in _INVARIANT:
         return word
     if lower.endswith("ses") and lower.endswith(("lyses", "theses", "bases")):
         return word[:-2] + "is" if not lower.endswith("bases") else word[:-1]
@@ -203,10 +209,27 @@ def _display_word(word: str, text: str, start: int, title_case: bool = False) ->
     if rest != rest.lower() and not ("-" in word and rest[:1].islower()):
         return word
     if word[:1].isupper() and not title_case and "-" not in word:
-        before = text[max(0, start - 3):start].rstrip()
-        if before and before[-1] not in ".!?:\"'([{":
+        before = text[max(0, start - 3):start]
+        # a line break before it starts a new block (the abstract after the title)
+        if "\n" not in before and before.rstrip() and before.rstrip()[-1] not in ".!?:\"'([{":
+            return word
+        # At a sentence start: keep the capital if the text writes the word so mid-sentence
+        # and never in lower case ("Bayesian").
+        if _capital_mid_sentence(word, text, start):
             return word
     return word.lower()
+
+
+def _capital_mid_sentence(word: str, text: str, start: int) -> bool:
+    """Does ``text`` write capitalised ``word`` mid-sentence elsewhere, and never in lower case?"""
+    if (" " + word.lower()) in text:
+        return False
+    i = text.find(word)
+    while i >= 0:
+        if i != start and i >= 2 and text[i - 1] == " " and text[i - 2] not in ".!?:\n":
+            return True
+        i = text.find(word, i + 1)
+    return False
 
 
 def _initials_match(words: list[str], short: str) -> int:
@@ -390,11 +413,19 @@ class ConceptFinder:
             j = pos - 1
             while j > lo and spaced[j - 1] == " ":
                 j -= 1
+            if "\n" in masked[j:pos]:  # a phrase does not cross a line break (title / abstract)
+                break
             # the word ending at j: back to the previous space, at most _MAX_WORD + 1 characters
             bound = max(lo, j - _MAX_WORD - 1)
             k = spaced.rfind(" ", bound, j) + 1 or bound
             word = masked[k:j]
             if not _modifier_ok(word) or (k > lo and spaced[k - 1] != " "):
+                break
+            # "-ing" words are nouns before a noun ("learning rate") but verbs before an
+            # adjective ("training large language models"): stop at one not followed by a head
+            # word, unless it stands right before the head.
+            if (mods and word[-3:].lower() == "ing" and _last_part(word) in _VERBISH_ING
+                    and _last_part(mods[0][1]) not in HEAD_FORMS):
                 break
             mods.insert(0, (k, word))
             pos = k
@@ -415,9 +446,25 @@ class ConceptFinder:
         head = text[ws:he].lower()
         words.append(_singular(head))
         out = [(start, he, " ".join(words), RULE_HEAD)]
-        if len(mods) >= 2:
+        # The last modifier and the head as a shorter concept ("policy optimization" inside
+        # "proximal policy optimization"), unless the word before them is a capitalised name
+        # that belongs to the whole compound ("Markov decision process", "Monte Carlo estimation").
+        if len(mods) >= 2 and not (mods[-2][1][:1].isupper() and not title_case
+                                   and not mods[-2][1].isupper()
+                                   and _display_word(mods[-2][1], text, mods[-2][0]) != mods[-2][1].lower()):
             out.append((mods[-1][0], he, " ".join(words[-2:]), RULE_CORE))
         return out
+
+
+#: "-ing" words that are verbs when an adjective follows ("training large models").
+_VERB_ING = frozenset("training fine-tuning finetuning pretraining pre-training using applying "
+                      "building designing developing improving understanding scaling deploying "
+                      "evaluating aligning adapting learning".split())
+_VERBISH_ING = frozenset(w for w in HEAD_FORMS | _VERB_ING if w.endswith("ing"))
+
+
+def _last_part(word: str) -> str:
+    return word.lower().replace("‑", "-").rsplit("-", 1)[-1]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -425,7 +472,7 @@ def _modifier_ok(word: str) -> bool:
     """May ``word`` stand before a head inside a concept phrase?"""
     low = word.lower()
     if (not word or len(word) > _MAX_WORD or not _WORD_OK.fullmatch(word) or word[-1] in "-‑'’"
-            or low in STOPWORDS or low in GENERIC_MODIFIERS or word.isdigit()):
+            or low in STOPWORDS or low in GENERIC_MODIFIERS or word.isdigit() or _SIZE_WORD.fullmatch(word)):
         return False
     if "-" in low or "‑" in low:
         return True
