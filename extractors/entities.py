@@ -1285,7 +1285,8 @@ class EntityRecognizer:
             if c.canonical and not i["canonical"]:
                 i["canonical"] = c.canonical
         # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
-        own = tuple({text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3})
+        # in the order of the candidates, not of a set: the choice of a base below must not depend on the hash seed
+        own = tuple(dict.fromkeys(text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3))
         if own:
             for c in accepted:
                 surface = text[c.start:c.end]
