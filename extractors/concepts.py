@@ -690,7 +690,7 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
             if not keep(key, ms):
                 continue
             name = canonical[key]
-            mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end)))
+            mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
             al = tuple(sorted((aliases | {m.text for m in mentions} | set(_ns)) - {name}))
             concepts.append(Entity(EntityType.CONCEPT, name, None, al, mentions))
         concepts.sort(key=lambda e: (e.mentions[0].field != "title", e.mentions[0].start)

@@ -144,7 +144,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             slot = merged[key]
             g = key[1]
             name = canonical.get(g) or slot["mentions"][0].text
-            mentions = tuple(sorted(set(slot["mentions"]), key=lambda m: (m.field != "title", m.start, m.end)))
+            mentions = tuple(sorted(set(slot["mentions"]), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
             aliases = [a for a, _n in surfaces[g].most_common() if a != name]
             aliases.extend(t for t in (_clean(m.text) for m in mentions) if t != name and t not in aliases)
             entities.append(Entity(slot["type"], name, slot["role"], tuple(aliases[:MAX_ALIASES]), mentions))
