@@ -45,6 +45,7 @@ import json
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -556,7 +557,7 @@ class EntityRecognizer:
         text = doc_text(doc)
         view = doc_view(doc)
         defs = definitions_of(doc) if "paperkg_abbreviation_defs" in doc.user_data else find_definitions(text, view)
-        coined = [(m.start(), m.end()) for m in _COINED_TOKEN.finditer(view.text)]
+        coined = _coined_tokens(view.text)
         cands = self._find(doc, text, view, defs, coined)
         self._set_annotations(doc, text, view, cands, defs, coined)
         return doc
@@ -567,6 +568,8 @@ class EntityRecognizer:
         out: list[_Cand] = []
         gaz = self.gazetteer
         known_proposals: dict[str, set[str]] = defaultdict(set)
+
+        long_spans = [(d.long_start, d.long_end) for d in defs]
 
         def add(cs: int, ce: int, label: str, role: str, rule: str, priority: int, *,
                 loose: bool = False) -> None:
@@ -591,7 +594,7 @@ class EntityRecognizer:
                         or _GREEK_ONLY.fullmatch(name) is not None:
                     return
                 s, e = _balance_dollars(text, s, e)
-            if any(s < d.long_end and d.long_start < e and (s, e) != (d.long_start, d.long_end) for d in defs):
+            if long_spans and any(s < le and ls < e and (s, e) != (ls, le) for ls, le in long_spans):
                 return  # overlaps an abbreviation's long form: the definition rule types the whole
             entry = gaz.lookup(name)
             if entry is not None and name.islower() and not any(
@@ -1379,8 +1382,33 @@ class EntityRecognizer:
         doc.user_data[CANDIDATES_KEY] = cand_list
 
 
-def _content_words(s: str) -> set[str]:
-    return {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", s.lower())} - {"with", "from", "for", "the", "and"}
+_COINED_REST = r"(?:\w*?[A-Z0-9]\w*+|\w*+(?=-[A-Z0-9]))(?:-\w++)*+"
+_COINED_UPPER = re.compile(r"[A-Z](?<![\w\\$.-].)" + _COINED_REST)
+_COINED_LOWER = re.compile(r"[a-z]++(?=[A-Z0-9_])" + _COINED_REST)
+_LOWER_THEN_CAP = re.compile(r"[A-Z0-9_](?<=[a-z].)")
+
+
+def _coined_tokens(t: str) -> list[tuple[int, int]]:
+    """The spans of ``_COINED_TOKEN.finditer(t)``, found faster."""
+    out = [m.span() for m in _COINED_UPPER.finditer(t)]
+    extra = []
+    last = -1
+    for h in _LOWER_THEN_CAP.finditer(t):
+        q = h.start() - 1
+        while q > 0 and "a" <= t[q - 1] <= "z":
+            q -= 1
+        if q <= last or (q > 0 and (t[q - 1].isalnum() or t[q - 1] in "_\\$.-")):
+            continue
+        m = _COINED_LOWER.match(t, q)
+        if m:
+            extra.append(m.span())
+            last = m.end() - 1
+    return sorted(out + extra) if extra else out
+
+
+@lru_cache(maxsize=1 << 14)
+def _content_words(s: str) -> frozenset[str]:
+    return frozenset({w.rstrip("s") for w in re.findall(r"[a-z]{3,}", s.lower())} - {"with", "from", "for", "the", "and"})
 
 
 def _other_long_form(long: str, entry: Any) -> bool:
