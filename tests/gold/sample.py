@@ -20,6 +20,7 @@ earlier draws are unchanged: ``TEST3_PER_SOURCE`` ids per source.
 
 The fourth held-out split ``test4`` was added after ``test3`` had been used to report a
 figure, drawn after it in the same way from ``TEST4_SEED``: ``TEST4_PER_SOURCE`` ids per source.
+``test5`` followed once test4 had been scored, from ``TEST5_SEED``, ``TEST5_PER_SOURCE`` per source.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ TEST3_SEED = "20240531:test3"
 TEST3_PER_SOURCE = 40
 TEST4_SEED = "20240531:test4"
 TEST4_PER_SOURCE = 40
+TEST5_SEED = "20240531:test5"
+TEST5_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -54,7 +57,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, then test4."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, then test5."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -76,6 +79,8 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
     chosen += _later_draw(data, "test3", TEST3_SEED, TEST3_PER_SOURCE, chosen)
     # test4: drawn after test3 in the same way.
     chosen += _later_draw(data, "test4", TEST4_SEED, TEST4_PER_SOURCE, chosen)
+    # test5: drawn after test4 in the same way.
+    chosen += _later_draw(data, "test5", TEST5_SEED, TEST5_PER_SOURCE, chosen)
     return chosen
 
 
