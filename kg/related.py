@@ -199,6 +199,7 @@ class _Index:
         self.authors = sorted(k for k, t in types.items() if t == NodeType.AUTHOR.value)
         self.pos = {a: i for i, a in enumerate(self.authors)}
         self.n_papers = np.array([len(self.papers_of.get(a, ())) for a in self.authors], dtype=np.float64)
+        self._sorted_counts = np.sort(self.n_papers)
         n_papers = sum(1 for t in types.values() if t == NodeType.PAPER.value)
         max_df = (G.graph.get("options") or {}).get("max_df", 0.05)
         self.df_limit = max(2, int(max_df * n_papers))
@@ -279,6 +280,13 @@ class _Index:
             self._terms = _Terms(vocab, rows, cols, vals / norms[rows], len(self.authors))
         return self._terms
 
+    def top_share(self, n: int) -> float:
+        """Share of the graph's authors with at least ``n`` papers."""
+        if not len(self._sorted_counts):
+            return 1.0
+        k = len(self._sorted_counts) - int(np.searchsorted(self._sorted_counts, n, side="left"))
+        return k / len(self._sorted_counts)
+
     def deg(self, a: str) -> int:
         return len(self.co.get(a, ()))
 
@@ -309,6 +317,11 @@ def _index(G: nx.MultiDiGraph) -> _Index:
         idx = _CACHE[G] = _Index(G)
     return idx
 
+
+#: A candidate's paper count is given as a reason from this many papers, when at most this
+#: share of the graph's authors has as many.
+PROLIFIC_MIN_PAPERS = 3
+PROLIFIC_TOP_SHARE = 0.10
 
 _TERMS_FORMAT = 2  # of the file use_terms_cache writes; another number means "rebuild"
 
@@ -673,9 +686,12 @@ def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int |
     n_cite = int(comp.get("citations", 0))
     if n_cite:
         reasons.append(f"{n_cite} citation{'s' if n_cite != 1 else ''} between their papers")
+    # The score's productivity prior, said only where it sets the candidate apart: most
+    # authors have a paper or two, so "2 papers" explains nothing.
     n_pap = len(idx.papers_of.get(c, ()))
-    if n_pap >= 2:
-        reasons.append(f"active: {n_pap} papers")
+    share = idx.top_share(n_pap)
+    if n_pap >= PROLIFIC_MIN_PAPERS and share <= PROLIFIC_TOP_SHARE:
+        reasons.append(f"prolific: {n_pap} papers (top {max(1, math.ceil(100 * share))}% of authors)")
     if hops and hops > 1:
         reasons.append(f"{hops} hops")
     elif hops is None:

@@ -34,7 +34,7 @@ def test_related_authors_text(out):
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     assert lines[0].startswith(" 1. Yao Shu  (")
-    assert lines[1] == "    already co-authors on 1 paper; both work on strategic classification; active: 2 papers"
+    assert lines[1] == "    already co-authors on 1 paper; both work on strategic classification"
     assert "    shares co-author Yao Shu; both work on strategic classification; 2 hops" in lines
     assert sum("co-author" in line for line in lines[1:2]) == 1  # said once for an existing co-author
 

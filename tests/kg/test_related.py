@@ -55,7 +55,7 @@ def test_two_hop_reason_names_common_coauthor(G):
     res = by_label(related_authors(G, "Renzhe Xu"))
     lin = res["Lin Zhou"]
     assert lin.hops == 2
-    assert lin.why == "shares co-author Yao Shu; both work on tabular foundation models; active: 2 papers; 2 hops"
+    assert lin.why == "shares co-author Yao Shu; both work on tabular foundation models; 2 hops"
     assert res["Yao Shu"].reasons[0] == "already co-authors on 1 paper"
 
 
@@ -64,7 +64,7 @@ def test_existing_coauthor_said_once_without_the_pair_itself():
     G = build_graph([rec("p1", "Ann Lee", "Bo Chen", "Cy Dunn"), rec("p2", "Ann Lee", "Bo Chen"),
                      rec("p3", "Ann Lee", "Di Fox"), rec("p4", "Bo Chen", "Di Fox")])
     res = by_label(related_authors(G, "Ann Lee"))
-    assert res["Bo Chen"].reasons == ("already co-authors on 2 papers", "shares co-author Di Fox", "active: 3 papers")
+    assert res["Bo Chen"].reasons == ("already co-authors on 2 papers", "shares co-author Di Fox")
     assert res["Cy Dunn"].reasons == ("already co-authors on 1 paper",)
     assert sum("co-author" in r for r in res["Bo Chen"].reasons) == 2
     assert not any(r.startswith("shares") for r in res["Cy Dunn"].reasons)
@@ -166,7 +166,7 @@ def test_term_reasons_name_word_pairs_and_the_close_coauthor():
     cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
     assert cat.components["terms"] > 0.3 and cat.components["nbmax"] > 0.3
     assert cat.reasons == ("both write about hypergraph clustering and spectral cuts",
-                           "close in topic to co-author Bo Chen", "active: 2 papers",
+                           "close in topic to co-author Bo Chen",
                            "not connected by co-authorship within 3 hops")
     assert "Dan Ives" not in by_label(related_authors(G, "Ann Lee", top=50))
 
@@ -217,3 +217,15 @@ def test_terms_cache_round_trip_and_key(tmp_path):
     assert len(saved.vocab) > 0
     assert [r.to_dict() for r in related_authors(second, "Author A", top=5)] == expected
     assert use_terms_cache(third, path, "k2") is False  # another graph file: rebuilt, not reused
+
+
+def test_paper_count_is_a_reason_only_for_the_most_prolific():
+    # Eve has 4 papers, more than 90% of the 40 authors; Bo's 2 papers set him apart from no one.
+    recs = [rec(f"e{i}", "Eve Park", concepts=["strategic classification"]) for i in range(4)]
+    recs += [rec("a1", "Ann Lee", concepts=["strategic classification"]),
+             rec("b1", "Bo Chen", concepts=["strategic classification"]), rec("b2", "Bo Chen")]
+    recs += [rec(f"f{i}", f"Filler Person{chr(97 + i // 26)}{chr(97 + i % 26)}") for i in range(37)]
+    G = build_graph(recs, max_df=0.2)
+    res = by_label(related_authors(G, "Ann Lee", top=5))
+    assert "prolific: 4 papers (top 3% of authors)" in res["Eve Park"].reasons
+    assert not any(r.startswith("prolific") for r in res["Bo Chen"].reasons)
