@@ -56,6 +56,51 @@ def common_words(abstracts: Path = DEFAULT_ABSTRACTS, *, min_lower: int = 20, ra
                         cap[w.lower()] += 1
     return sorted(w for w, c in low.items() if c >= min_lower and cap[w] * ratio <= c)
 
+_LOWER_TOKEN = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+_CAMEL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def lower_tokens(abstracts: Path = DEFAULT_ABSTRACTS) -> set[str]:
+    """Every all-lower-case token (hyphenated words whole) written in the abstracts of ``abstracts``."""
+    seen: set[str] = set()
+    for path in sorted(abstracts.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                seen.update(_LOWER_TOKEN.findall(json.loads(line).get("abstract") or ""))
+    return seen
+
+
+#: coined names whose other casing is another word or name
+_CASE_EXACT = frozenset({"TuckER", "VisA"})
+
+
+def case_free_forms(entries: list[dict], lower: set[str], metrics: set[str] = frozenset()) -> list[str]:
+    """Curated one-word coined names with inner capitals that may match in any casing.
+
+    Authors respell such names ("SimSIAM" for SimSiam, "Alibi" for ALiBi, "HouseHolder"), so a
+    form like "SimSiam" is matched case-insensitively when (1) it mixes small letters and an
+    inner capital, (2) its lower-case form is never written in lower case in the abstracts (so
+    it is no English word: "ComplEx", "ZeRO", "PlaNet", "ReAct" stay exact), (3) no other
+    entry has the same key in another casing ("MoNet" / "MONet"), (4) it has at least four
+    letters ("FiD" is not the metric "FID", "PoT" not "POT") and (5) it is not a metric and not a
+    surname in another casing (``_CASE_EXACT``: "TuckER" is not "Tucker" decomposition).
+    """
+    owners: dict[str, set[int]] = {}
+    for i, e in enumerate(entries):
+        for f in (e["name"], *e["aliases"]):
+            owners.setdefault(_key(f), set()).add(i)
+    out: set[str] = set()
+    for e in entries:
+        if e["source"] != "curated":
+            continue
+        for f in (e["name"], *e["aliases"]):
+            if _CAMEL_NAME.fullmatch(f) and re.search(r"[a-z]", f) and re.search(r".[A-Z]", f) \
+                    and f.lower() not in lower and len(owners[_key(f)]) == 1 \
+                    and sum(c.isalpha() for c in f) >= 4 and f not in _CASE_EXACT and f.lower() not in metrics:
+                out.add(f)
+    return sorted(out)
+
+
 _GENERIC_TAIL = re.compile(
     r"\s+(?:data ?sets?|benchmarks?|corpus|corpora|test sets?|challenge|database|collection|"
     r"models?|networks?|architectures?|family|variants?|methods?|algorithms?|framework|domain|"
@@ -155,6 +200,7 @@ def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS) ->
         "metrics": sorted(metrics),
         "stoplist": sorted(stop),
         "common_words": common_words(abstracts) if abstracts.is_dir() else [],
+        "case_free": case_free_forms(out_entries, lower_tokens(abstracts), metrics) if abstracts.is_dir() else [],
     }
 
 

@@ -83,6 +83,8 @@ class Gazetteer:
     by_key: Mapping[str, int]
     #: lower-case English words of abstracts (see :func:`extractors.build_gazetteer.common_words`)
     common_words: frozenset[str] = frozenset()
+    #: coined names matched in any casing (see :func:`extractors.build_gazetteer.case_free_forms`)
+    case_free: frozenset[str] = frozenset()
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Gazetteer":
@@ -96,7 +98,7 @@ class Gazetteer:
                 by_key.setdefault(entity_key(form), i)
         return cls(entries, frozenset(m.lower() for m in data.get("metrics", ())),
                    frozenset(s.lower() for s in data.get("stoplist", ())), by_key,
-                   frozenset(data.get("common_words", ())))
+                   frozenset(data.get("common_words", ())), frozenset(data.get("case_free", ())))
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -105,6 +107,7 @@ class Gazetteer:
             "metrics": sorted(self.metrics),
             "stoplist": sorted(self.stoplist),
             "common_words": sorted(self.common_words),
+            "case_free": sorted(self.case_free),
         }
 
     def lookup(self, name: str) -> GazetteerEntry | None:
@@ -121,7 +124,7 @@ class Gazetteer:
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(
                 (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
-        if e.source == "curated" and not any(_case_insensitive(f) for f in forms):
+        if e.source == "curated" and not any(_case_insensitive(f) or f in self.case_free for f in forms):
             # a name matched by its exact spelling is not another casing of it ("MONet" is not
             # "MoNet", "Eagle" is not "EAGLE")
             shape = _case_shape(name)
@@ -148,7 +151,8 @@ class Gazetteer:
                     if variant in seen:
                         continue
                     seen.add(variant)
-                    yield i, variant, e.source == "curated" and _case_insensitive(variant)
+                    yield i, variant, e.source == "curated" and (
+                        _case_insensitive(variant) or form in self.case_free)
 
 
 def _case_shape(form: str) -> str:

@@ -106,3 +106,35 @@ def test_known_name_introduced_by_its_own_paper_is_proposed() -> None:
     (out,) = extract_records([rec])
     roles = {e.name: str(getattr(e.role, "value", e.role)) for e in out.entities}
     assert roles.get("iTransformer") == "proposed"
+
+
+@pytest.mark.parametrize("written, name", [
+    ("SimSIAM", "SimSiam"), ("Alibi", "ALiBi"), ("Imagenet", "ImageNet"), ("Mujoco", "MuJoCo"),
+    ("Groupsort", "GroupSort"),
+])
+def test_coined_name_in_another_casing(written: str, name: str) -> None:
+    """Coined names with inner capitals whose lower-case form is no word match in any casing."""
+    from kg.records import Record
+    from extractors.pipeline import extract_raw
+
+    gaz = load_gazetteer()
+    assert name in gaz.case_free
+    (raw,) = extract_raw([Record(id="t:case", title=None, abstract=f"We compare with {written} on three tasks.")])
+    assert [(e.name, [m.text for m in e.mentions]) for e in raw.entities if e.type.value != "concept"] == \
+        [(name, [written])]
+
+
+@pytest.mark.parametrize("form", ["FiD", "TuckER", "ComplEx", "ReAct", "PlaNet", "MONet"])
+def test_case_exact_names(form: str) -> None:
+    """Short names (FiD/FID), surnames (TuckER/Tucker), words (ComplEx/complex) and names with a
+    same-key sibling in another casing (MONet/MoNet) keep their exact spelling."""
+    assert form not in load_gazetteer().case_free
+
+
+def test_other_casing_of_a_short_name_is_not_it() -> None:
+    from kg.records import Record
+    from extractors.pipeline import extract_raw
+
+    (raw,) = extract_raw([Record(id="t:case", title=None,
+                                 abstract="We lower the FID of the generator and use a complex prior.")])
+    assert not [e.name for e in raw.entities if e.type.value != "concept"]
