@@ -199,6 +199,26 @@ _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed
 # a lower-case phrase naming a phenomenon, not a method ("what we call the dominant frequency bias")
 _PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
                              r"evidence|drift|failure|forgetting)$")
+# the same words as the last word of an emphasised or defined term, in any case ("Global
+# Catastrophic Forgetting", "*relaxed label shift*"): a phenomenon or a setting, not a method
+_PHENOMENON_WORD = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
+                              r"drift|failure|forgetting|phenomenon|phenomena|problem|problems|setting|"
+                              r"settings|regime|paradox)$", re.IGNORECASE)
+# a possessive right before a name: "NVIDIA's", "the authors’"
+_POSSESSIVE_BEFORE = re.compile(r"\w['’]s?\s+(?:[$\\{]|\\\w+\{|\*)*$")
+# "Long Form (LF)" inside one emphasis
+_DEFINITION_INSIDE = re.compile(r"\S\s*\([A-Za-z][\w+-]{1,14}\)$")
+_PARTICIPLE = re.compile(r"[a-z](?:ed|en)$")
+# a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
+_DATA_HEAD_AFTER = re.compile(r"(?:[\s}*$)]|\([^()]{1,20}\))*+(?:dataset|datasets|data set|benchmark|benchmarks|"
+                              r"corpus|corpora|test suite|benchmark suite|testbed)\b", re.IGNORECASE)
+
+
+def _data_head_after(text: str, pos: int) -> str | None:
+    """BENCHMARK when a data head noun follows ``pos`` directly, else None."""
+    return BENCHMARK if _DATA_HEAD_AFTER.match(text, pos) else None
+
+
 # an emphasised name right after "on/from (the)": what the paper evaluates on or draws from
 _EVAL_PREP_BEFORE = re.compile(r"\b(?:on|from)\s+(?:the\s+)?[\\{}$*\w]*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"[\\{}$*\w]*\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\\{}$*\w]*")
@@ -889,6 +909,8 @@ class EntityRecognizer:
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
+            if label == METHOD and _data_head_after(text, d.short_end):
+                label = BENCHMARK  # "we construct the Visual Chat Logs (VCL) dataset"
             short_stop = gaz.is_stop(d.short) and not (direct and title_case)  # "... Framework (PDF)"
             if label is None or short_stop or gaz.is_stop(d.long) or _GENERIC_CLASS.search(d.long):
                 continue
@@ -937,14 +959,22 @@ class EntityRecognizer:
                 # bed or a source, and the rest of its list
                 skipped_end = ee
                 continue
-            if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner):
-                continue
-            # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model")
+            if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner) \
+                    or _PHENOMENON_WORD.search(inner):
+                continue  # emphasis marks terms too: a phenomenon or setting ("*Catastrophic Forgetting*")
+            if _POSSESSIVE_BEFORE.search(text, max(0, es - 40), es) and not _OUR_BEFORE.search(text, max(0, es - 30), es):
+                continue  # "the vendor's \textit{TensorUnit}": someone else's product
+            if _DEFINITION_INSIDE.search(inner):
+                continue  # "*Long Form (LF)*": the abbreviation rule splits the two forms
+            # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model");
+            # one participle or adjective is a property ("*smoothed* estimators")
             headed = not descriptive and 1 <= len(inner.split()) <= 4 and inner[:1].isalpha() \
                 and _HEAD_NEXT.match(text, after) is not None and not gaz.is_stop(inner) \
-                and _head_label(inner.split()[-1]) is None and not _GENERIC_CLASS.search(inner)
+                and _head_label(inner.split()[-1]) is None and not _GENERIC_CLASS.search(inner) \
+                and not (" " not in inner and (_PARTICIPLE.search(inner) or gaz.is_common_word(inner)))
             if self.is_name(inner) or descriptive or headed:
-                label = (_head_label(_HEAD_NEXT.match(text, after).group(0)) if headed else None) \
+                label = _data_head_after(text, after) \
+                    or (_head_label(_HEAD_NEXT.match(text, after).group(0)) if headed else None) \
                     or self._label_after(text, after, clean=False) or METHOD
                 out.append(_Cand(es, ee, label, PROPOSED, "emphasis", None, 4))
 

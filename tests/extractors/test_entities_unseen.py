@@ -1,0 +1,60 @@
+"""Rules generalised from the errors of an independently annotated split (round 2).
+
+Every sentence is invented for this file (no gold abstract is copied). Each case stands for a
+general pattern of how rules written from one sample fail on new text: the type of a proposed
+data resource, emphasis that marks a term rather than a name, proposal cues, span boundaries
+and abbreviation definitions around markup.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+P, U = "proposed", "used"
+M, B = "method", "benchmark"
+TITLE = "Fast Widgets for Everyone"
+
+
+def _found(extract, text: str, title: str | None = TITLE) -> set[tuple[str, str, str]]:
+    return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
+
+
+# ----------------------------------------------------------------------------- data resources
+@pytest.mark.parametrize("text, expected", [
+    # an emphasised proposed name before a data head noun is a benchmark
+    (r"To help others, we release our cleaned \textit{STORM TRACK} dataset, which has many records.",
+     {(B, P, "STORM TRACK")}),
+    # an abbreviation defined after a proposal verb, then a data head noun
+    ("Third, we build the Deep Weather Records (DWR) dataset, designed to test models.",
+     {(B, P, "Deep Weather Records")}),
+    ("We construct the Multi-step Visual Reasoning (MVR) benchmark to probe models.",
+     {(B, P, "Multi-step Visual Reasoning")}),
+])
+def test_proposed_data_resource_is_a_benchmark(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+def test_method_abbreviation_before_a_method_head_stays_a_method(extract) -> None:
+    assert _found(extract, "We train a Gated Linear Unit (GLU) network on the data.") == \
+        {(M, U, "Gated Linear Unit")}
+
+
+# ----------------------------------------------------------------------------- emphasis is not a name
+@pytest.mark.parametrize("text", [
+    # a phenomenon or a setting emphasised where it is defined
+    r"The main challenge is \textit{Global Catastrophic Forgetting}, which means old tasks decay.",
+    "We release a suite for studying *relaxed covariate shift* in tabular data.",
+    # someone else's product, named with a possessive
+    r"The kernel runs on the vendor's $\textit{TensorUnitX}$ cores.",
+    # one participle or adjective before a head noun is a property
+    "We build on the theory of *smoothed* estimators.",
+    "Our analysis covers *efficient* algorithms only.",
+])
+def test_emphasised_terms_are_not_proposed_names(extract, text: str) -> None:
+    assert {x for x in _found(extract, text) if x[1] == P} == set()
+
+
+def test_emphasised_abbreviation_definition_is_split(extract) -> None:
+    es = extract("We propose *Random Utility Search of Regions (RUSR)*, an approach for code.", TITLE)
+    assert [(e.type.value, e.role.value, e.name, e.aliases) for e in es] == \
+        [(M, P, "Random Utility Search of Regions", ("RUSR",))]
