@@ -640,14 +640,66 @@ def _shared_coauthors(idx: _Index, a: str, c: str) -> list[str]:
 _URL_WORDS = frozenset("http https www com org github io html".split())
 
 
+#: Words that make a word pair a fragment of a sentence rather than a topic ("becomes
+#: increasingly", "given limited", "avoid toxic"); words ending in -ly are treated the same.
+_REASON_NOISE = frozenset("""
+able allow allows avoid avoids become becomes becoming better can cannot consider considers directly
+due enable enables ensure ensures even follow follows given good help helps high higher improve
+improves improved improving including key known lack lead leads less limited low lower make makes
+making many may need needs obtain often particular possible remains require requires same set shown
+still strong such take takes typically unlike way ways well whereas widely without yield yields
+""".split())
+_NOT_WORD = re.compile(r"[^a-z0-9\- ]+")
+
+
+def _phrase_text(G: nx.MultiDiGraph, papers: Iterable[str]) -> str:
+    """The folded titles and abstracts of ``papers``, punctuation kept as a barrier ("|")."""
+    parts = []
+    for p in papers:
+        d = G.nodes[p]
+        for text in (d.get("title"), d.get("abstract")):
+            if text:
+                parts.append(" ".join(_NOT_WORD.sub(" | ", fold(text)).split()))
+    return " | " + " | ".join(parts) + " "
+
+
 def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
-    """The word pairs that add most to the two authors' cosine."""
+    """The word pairs that add most to the two authors' cosine, as both write them.
+
+    Only the wording of the reason is chosen here; the score uses every term. A pair must
+    appear as written (no punctuation between its words) in a paper of each author, so
+    "Generative Flow Networks (GFlowNets)" gives no "networks gflownets"; adjacent pairs of
+    one phrase are joined ("generative flow" + "flow networks" = "generative flow networks").
+    """
     terms = idx.terms()
     va, vc = terms.vectors[idx.pos[a]], terms.vectors[idx.pos[c]]
     # Word pairs only: single words that weigh most are often incidental ("enjoys", "overall").
     shared = sorted((t for t in va if " " in t and t in vc and _URL_WORDS.isdisjoint(t.split())),
                     key=lambda t: (-va[t] * vc[t], t))
-    return shared[:n]
+    texts: tuple[str, str] | None = None
+    out: list[str] = []
+    for t in shared[:50]:
+        words = t.split()
+        if any(w in _REASON_NOISE or w.endswith("ly") for w in words):
+            continue
+        if texts is None:
+            texts = (_phrase_text(idx.G, dict.fromkeys(idx.papers_of.get(a, ()))),
+                     _phrase_text(idx.G, dict.fromkeys(idx.papers_of.get(c, ()))))
+        if not all(f" {t} " in x for x in texts):
+            continue
+        for k, prev in enumerate(out):
+            joined = (f"{prev} {words[-1]}" if prev.split()[-1] == words[0] else
+                      f"{words[0]} {prev}" if prev.split()[0] == words[-1] else None)
+            if joined and all(f" {joined} " in x for x in texts):
+                out[k] = joined
+                break
+            if set(words) & set(prev.split()):
+                break  # overlaps a phrase already given without forming one with it
+        else:
+            out.append(t)
+        if len(out) == n:
+            break
+    return out
 
 
 def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int | None,

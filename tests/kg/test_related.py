@@ -229,3 +229,21 @@ def test_paper_count_is_a_reason_only_for_the_most_prolific():
     res = by_label(related_authors(G, "Ann Lee", top=5))
     assert "prolific: 4 papers (top 3% of authors)" in res["Eve Park"].reasons
     assert not any(r.startswith("prolific") for r in res["Bo Chen"].reasons)
+
+
+def test_topic_words_are_phrases_both_authors_write():
+    # "Generative Flow Networks (GFlowNets)" gives the pairs "generative flow", "flow networks" and,
+    # across the parenthesis, "networks gflownets"; the reason names the phrase once, as written.
+    def paper(rid, abstract, author):
+        return Record(rid, None, abstract, (author,), False, None, 2024)
+
+    recs = [paper("p1", "Generative Flow Networks (GFlowNets) sample molecules, which becomes increasingly "
+                        "useful.", "Ann Lee"),
+            paper("p2", "We train Generative Flow Networks (GFlowNets) on graphs, which becomes increasingly "
+                        "common.", "Cat Orr")]
+    recs += [paper(f"f{i}", f"Filler topic{chr(97 + i)} words{chr(97 + i)}", f"Filler Person{chr(97 + i)}")
+             for i in range(30)]
+    G = build_graph(recs)
+    cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
+    about = [r for r in cat.reasons if r.startswith("both write about")]
+    assert about == ["both write about generative flow networks"], cat.reasons
