@@ -720,11 +720,20 @@ def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int |
             reasons.append(f"linked through {name(path[0])} and {name(path[1])}")
     shared = sorted(set(idx.items_of_author.get(a, ())) & set(idx.items_of_author.get(c, ())),
                     key=lambda it: (-idx.idf[it], it))
+    picked: list[str] = []
     if shared:
-        reasons.append(f"both work on {_join([name(it) for it in shared[:3]])}")
+        # rarest first; a name inside one already given adds nothing ("variable model" after
+        # "latent variable model")
+        for it in shared:
+            label = name(it)
+            if not any(fold(label) in fold(p) for p in picked):
+                picked.append(label)
+            if len(picked) == 3:
+                break
+        reasons.append(f"both work on {_join(picked)}")
     if comp.get("terms", 0.0) >= REASON_MIN_COSINE:
         words = _top_terms(idx, a, c)
-        said = " ".join(fold(name(it)) for it in shared[:3])
+        said = " ".join(fold(p) for p in picked)
         words = [t for t in words if t not in said]
         if words:
             reasons.append(f"both write about {_join(words)}")

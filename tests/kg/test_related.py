@@ -247,3 +247,15 @@ def test_topic_words_are_phrases_both_authors_write():
     cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
     about = [r for r in cat.reasons if r.startswith("both write about")]
     assert about == ["both write about generative flow networks"], cat.reasons
+
+
+def test_shared_items_inside_a_longer_one_are_not_repeated():
+    recs = [rec("p1", "Ann Lee", concepts=["latent variable models", "variable models", "graphical models"]),
+            rec("p2", "Cat Orr", concepts=["latent variable models", "variable models", "graphical models"])]
+    recs += [rec(f"f{i}", f"Filler Person{chr(97 + i)}") for i in range(20)]
+    recs += [rec("g1", "Gus Hale", concepts=["latent variable models", "variable models", "graphical models"])]
+    G = build_graph(recs, max_df=0.2)
+    cat = by_label(related_authors(G, "Ann Lee"))["Cat Orr"]
+    (work,) = [r for r in cat.reasons if r.startswith("both work on")]
+    assert "latent variable model" in work and "graphical model" in work
+    assert "and variable model" not in work and ", variable model" not in work
