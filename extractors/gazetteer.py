@@ -27,7 +27,8 @@ GREEK_NAMES = str.maketrans({
 _PLURAL_WORD = re.compile(
     r"(networks|nets|models|machines|transformers|autoencoders|encoders|decoders|flows|fields|"
     r"processes|forests|trees|units|optimizers|estimators|algorithms|benchmarks|datasets|experts|"
-    r"ensembles|kernels|filters|samplers|solvers|classifiers|regressors|mechanisms|operators)$"
+    r"ensembles|kernels|filters|samplers|solvers|classifiers|regressors|mechanisms|operators|features|"
+    r"encodings|embeddings|activations|reflections|transformations|iterations|decompositions)$"
 )
 
 

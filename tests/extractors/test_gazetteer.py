@@ -32,6 +32,8 @@ def test_contents() -> None:
 @pytest.mark.parametrize("a, b", [
     ("MoE", "MoEs"), ("Mixture-of-Experts", "mixture of experts"), ("GANs", "GAN"),
     ("Graph Neural Networks", "graph neural network"), ("CIFAR\u201110".replace("\u2011", "-"), "cifar10"),
+    ("random features", "random feature"), ("Householder reflections", "Householder reflection"),
+    ("rotary position embeddings", "Rotary Position Embedding"),
 ])
 def test_entity_key_equal(a: str, b: str) -> None:
     assert entity_key(a) == entity_key(b)
