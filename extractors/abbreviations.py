@@ -294,7 +294,7 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 long_end = sent_start + len(before)
                 long_start = long_end - len(long)
                 s0 = m.start(1) + m.group(1).find(first)
-                out.append(_definition(view, short, long, s0, s0 + len(first), long_start, long_end))
+                out.append(_definition(view, short, long, s0, s0 + len(first), long_start, long_end, text))
                 seen.add(short)
             continue
         # short form (long form): "ECO (Error-Compensating Optimizer)"
@@ -306,11 +306,67 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 long = best_long_form(short, inner)
                 if long == inner and _valid_pair(short, long):
                     s0 = sent_start + len(before) - len(last)
-                    out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1)))
+                    out.append(_definition(view, short, long, s0, s0 + len(short), m.start(1), m.end(1), text))
                     seen.add(short)
+    if "dubbed" in ct or "termed" in ct or "abbreviated" in ct:
+        _named_definitions(view, text, ct, out, seen)
+    out.sort(key=lambda d: d.short_start)
     return out
 
 
+def _named_definitions(view: CleanView, text: str, ct: str, out: list[Definition], seen: set[str]) -> None:
+    """``long form, dubbed SHORT``: a naming verb instead of parentheses (same long-form search)."""
+    for m in _NAMED_SHORT.finditer(ct):
+        short = m.group("s")
+        if short in seen or not _is_short_form(short) or sum(c.isupper() for c in short) < 2:
+            continue
+        sent_start = 0
+        window_start = max(0, m.start() - 300)
+        for sm in _SENT_END.finditer(ct, window_start, m.start()):
+            sent_start = sm.end()
+        sent_start = max(sent_start, window_start)
+        before = ct[sent_start:m.start()].rstrip()
+        words = before.split(" ")
+        cand = " ".join(words[-min(len(short) + 5, 2 * len(short)):])
+        long = _initials_form(short, cand)
+        if long and _valid_pair(short, long) and all(w[:1].isupper() or w in _FUNCTION_WORDS for w in long.split()):
+            long_end = sent_start + len(before)
+            out.append(_definition(view, short, long, m.start("s"), m.end("s"), long_end - len(long), long_end, text))
+            seen.add(short)
+
+
+def _initials_form(short: str, cand: str) -> str | None:
+    """The last words of ``cand`` whose initials (function words skipped) spell ``short``'s letters.
+
+    Stricter than the character search: without parentheses a name's letters must start words
+    ("Sparsification" alone spells "SAS" letter by letter).
+
+    Examples
+    --------
+    >>> _initials_form("SAS", "a new concept of Structured Activation Sparsification")
+    'Structured Activation Sparsification'
+    >>> _initials_form("MSGT", "we introduce Multi-Scale Graph Transformers")
+    'Multi-Scale Graph Transformers'
+    """
+    letters = "".join(c for c in short if c.isalpha()).lower()
+    words = cand.split()
+    initials = ""
+    for k in range(len(words) - 1, -1, -1):
+        w = words[k]
+        if w.lower() in _FUNCTION_WORDS:
+            continue
+        parts = "".join(p[:1] for p in w.split("-") if p).lower()  # "Multi-Scale" -> "ms" or "m"
+        initials = (parts if letters.endswith(parts + initials) else w[:1].lower()) + initials
+        if initials == letters:
+            return " ".join(words[k:])
+        if not letters.endswith(initials):
+            return None
+    return None
+
+
+# "Long Form Name, dubbed LFN": Title-Case long forms only (a lower-case clause before "dubbed"
+# is a description, not a long form)
+_NAMED_SHORT = re.compile(r",?\s+(?:dubbed|termed|abbreviated(?:\s+as)?)\s+(?:as\s+)?(?P<s>[A-Za-z][\w+-]{1,14})(?![\w+-])")
 _SMALL_THEN_CAPITAL = re.compile(r"[a-z][A-Z]")
 
 
@@ -410,10 +466,32 @@ def _extend_title_case(cand: str, long: str, *, sentence_start: bool = False) ->
     return cand[m.start("lead") + m.group("lead").find(lead[0]):]
 
 
-def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: int, le: int) -> Definition:
+def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: int, le: int,
+                text: str | None = None) -> Definition:
+    cls = ls
     ss, se = view.span_to_orig(ss, se)
     ls, le = view.span_to_orig(ls, le)
+    if text is not None and view.starts:
+        ls = _open_markup_start(view, text, cls, ls, le)
     return Definition(short, long, ss, se, ls, le)
+
+
+def _open_markup_start(view: CleanView, text: str, cls: int, ls: int, le: int) -> int:
+    """Move a long form's start left over markup that opens before it and closes inside it.
+
+    ``$\\underline{\\text{c}}$ode-based`` starts at ``$``, not at ``c}}$ode``: a span must not cut
+    a markup group in two. Markup closed before the long form ends ("*Long Form* (LF)") or
+    enclosing the whole definition stays outside.
+    """
+    gap_start = view.to_orig(cls - 1) + 1 if cls > 0 else 0
+    while gap_start < ls and text[gap_start].isspace():
+        gap_start += 1
+    if gap_start >= ls:
+        return ls
+    inner = text[ls:le]
+    unbalanced = inner.count("}") > inner.count("{") or inner.count("$") % 2 == 1 \
+        or inner.count("**") % 2 == 1
+    return gap_start if unbalanced else ls
 
 
 class AbbreviationDetector:

@@ -33,7 +33,8 @@ def test_definition_offsets_point_into_the_original_text() -> None:
     text = r"we propose a \textbf{Uni}fied Framework for \textbf{D}eep Clustering (UDC). UDC wins."
     (d,) = find_definitions(text)
     assert text[d.short_start:d.short_end] == "UDC"
-    assert text[d.long_start:d.long_end].startswith("Uni}fied")
+    # the span covers the markup that breaks the first word (GUIDELINES: "one span covering the markup")
+    assert text[d.long_start:d.long_end].startswith(r"\textbf{Uni}fied")
     assert text[d.long_start:d.long_end].endswith("Clustering")
 
 
@@ -98,3 +99,32 @@ def test_clean_view_reads_math_inside_names() -> None:
     i = v.text.index("G-DeltaNet")
     s, e = v.span_to_orig(i, i + len("G-DeltaNet"))
     assert text[s:e] == r"G-$\Delta$Net"
+
+
+@pytest.mark.parametrize("text, long_text", [
+    # markup opened before the first letter and closed inside the long form belongs to the span
+    (r"a rule, $\underline{\text{l}}$ocal $\underline{\text{s}}$moothing (LS), works.",
+     r"$\underline{\text{l}}$ocal $\underline{\text{s}}$moothing"),
+    (r"We add **G**ated **R**esidual **U**pdates (GRU) to it.", r"**G**ated **R**esidual **U**pdates"),
+    # emphasis around the whole long form stays outside it
+    (r"We propose *Sparse Gated Routing (SGR)* for experts.", "Sparse Gated Routing"),
+    (r"We propose *Sparse Gated Routing* (SGR) for experts.", "Sparse Gated Routing"),
+])
+def test_long_form_span_does_not_cut_markup(text: str, long_text: str) -> None:
+    (d,) = find_definitions(text)
+    assert text[d.long_start:d.long_end] == long_text
+
+
+@pytest.mark.parametrize("text, expected", [
+    (r"We study a new notion of $\textit{Masked Token Routing}$, dubbed MTR, for sparse models.",
+     [("MTR", "Masked Token Routing")]),
+    ("We introduce Multi-Scale Graph Transformers, dubbed MSGT, for molecules.",
+     [("MSGT", "Multi-Scale Graph Transformers")]),
+    ("The resulting Residual Gating Unit, termed RGU, is cheap.", [("RGU", "Residual Gating Unit")]),
+    # letters inside one word do not spell a short form without parentheses
+    ("We propose a method for Sparsification, dubbed SAS, which is fast.", []),
+    # a lower-case description before 'dubbed' is not a long form
+    ("We design a fast sampler, dubbed FS, for graphs.", []),
+])
+def test_definitions_with_a_naming_verb(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.short, d.long) for d in find_definitions(text)] == expected
