@@ -58,3 +58,28 @@ def test_emphasised_abbreviation_definition_is_split(extract) -> None:
     es = extract("We propose *Random Utility Search of Regions (RUSR)*, an approach for code.", TITLE)
     assert [(e.type.value, e.role.value, e.name, e.aliases) for e in es] == \
         [(M, P, "Random Utility Search of Regions", ("RUSR",))]
+
+
+# ----------------------------------------------------------------------------- proposal cues
+@pytest.mark.parametrize("text, expected", [
+    # coordinated adjectives do not push the long form out of reach of the proposal verb
+    ("We propose a simple and general routing method, sparse token gating (STG), for experts.",
+     {(M, P, "sparse token gating")}),
+    # "and name it X"
+    ("We encode shapes with Neural Signed Fields (NSFs) and name it ShapeNSF. ShapeNSF is fast.",
+     {(M, U, "Neural Signed Fields"), (M, P, "ShapeNSF")}),
+])
+def test_more_proposal_cues(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+@pytest.mark.parametrize("text, name", [
+    # a relative clause: the defined name is the object of another verb
+    ("We present an approach that exploits real-time Weather Forecast Model (WFM) outputs.", "Weather Forecast Model"),
+    # "propose using X": a tool
+    ("We propose using the Fast Graph Transform (FGT) as an input to the model.", "Fast Graph Transform"),
+    # the second definition after an appositive names the kind of the first
+    ("We present Sparse Simplex Features (SSFs), a new random feature (RF) mechanism for sketching.", "random feature"),
+])
+def test_definitions_after_a_proposal_verb_that_are_not_the_proposal(extract, text: str, name: str) -> None:
+    assert {e.role.value for e in extract(text, TITLE) if e.name == name} == {U}
