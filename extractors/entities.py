@@ -150,6 +150,8 @@ _PROPOSE_ANCHORS = ("We", "we", "This", "this", "Our", "our", "The", "the", "pro
 _PROPOSE_AND = re.compile(r"and (?:then |further |also |thus )?"
                           r"(?:propose|introduce|present|develop|design|devise|establish|construct)\b")
 _PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
+# "we show ... by designing a X (ABC) algorithm": the authors' means
+_PROPOSE_BY = re.compile(r"\bby (?:designing|developing|devising|constructing|building)\b")
 _OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these)$")
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
@@ -345,6 +347,10 @@ _GENERIC_CLASS = re.compile(
 _EXTEND = re.compile(rf"\b(?:[Ww]e|[Tt]his (?:paper|work))\s+(?:first\s+|further\s+|then\s+)?(?:extend|generalize|"
                      rf"adapt|lift)\s+(?:the\s+)?{_NAME}\s+(?:to|into)\s+(?:the\s+)?(?P<name>{_NAME})(?=[\s,.;:])")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+# a lower-case prefix on an acronym names a variant ("meta-VBO"), unless the prefix is an
+# English bound prefix ("non-IID", "multi-GPU", "pre-LN")
+_LOWER_PREFIX_NAME = re.compile(r"(?!(?:non|multi|pre|post|sub|anti|semi|inter|intra|cross|single|over|under|"
+                                r"out|full|half|de|re|un|in|co|per|all|low|high|human|large|small)-)[a-z]{2,}-[A-Z][A-Z0-9]{2,}(?:[+-]\w+)*$")
 _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"\)?\s+(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
 _NONE_LAST_WORD = re.compile(
@@ -450,7 +456,8 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
         return None  # a family of methods, not one
     if title_case and head.lower() in ("test", "tests", "suite", "arena", "gym", "bench"):
         return BENCHMARK
-    label = _head_label(head)
+    # the head is the last part of a hyphenated word: "collection-elimination" is no collection
+    label = _head_label(head.rsplit("-", 1)[-1])
     if label == BENCHMARK:
         return BENCHMARK
     if _TECH_HEAD.match(head) or (title_case and _WEAK_TECH_HEAD.match(head)):
@@ -550,7 +557,8 @@ class EntityRecognizer:
         t = text.strip()
         if not 2 <= len(t) <= 60 or not t[0].isalpha():
             return False
-        if t[0].islower() and (" " not in t and not _CAMEL.search(t) or "-to-" in t):
+        if t[0].islower() and (" " not in t and not _CAMEL.search(t) and not _LOWER_PREFIX_NAME.match(t)
+                               or "-to-" in t):
             return False  # "text-to-3D" names a task
         if _LATEX.search(t) or _LONG_CAPS.search(t):
             return False
@@ -1085,7 +1093,8 @@ class EntityRecognizer:
                     continue
             if _METHOD_SUFFIX.fullmatch(tok) or _MODEL_SIZE_TOKEN.fullmatch(tok):
                 add(cs, ce, METHOD, USED, "method_suffix", 1)
-            elif _BENCH_SUFFIX.fullmatch(tok):
+            elif _BENCH_SUFFIX.fullmatch(tok) and tok not in untyped_shorts:
+                # ("Long-Form Question Answering (LFQA)": a task's acronym, not a QA dataset)
                 add(cs, ce, BENCHMARK, USED, "bench_suffix", 1)
 
         # gazetteer
@@ -1544,6 +1553,12 @@ def _proposal_ends(ct: str) -> list[int]:
         ends.sort()
     more = [m.end() for m in _PROPOSE_AND.finditer(ct) if m.start() == 0 or not ct[m.start() - 1].isalnum()]
     more += [m.end() for m in _PROPOSE_TO.finditer(ct) if _OBJECT_BEFORE.search(ct, max(0, m.start() - 6), m.start())]
+    if "by " in ct:
+        for m in _PROPOSE_BY.finditer(ct):  # the authors must speak in the sentence ("DMs work by constructing")
+            lo = max(0, m.start() - 300)
+            k = max(ct.rfind(". ", lo, m.start()), ct.rfind("\n", lo, m.start()))
+            if _WE.search(ct, k + 1 if k >= 0 else lo, m.start()):
+                more.append(m.end())
     return sorted(set(ends + more)) if more else ends
 
 

@@ -83,3 +83,41 @@ def test_more_proposal_cues(extract, text: str, expected: set) -> None:
 ])
 def test_definitions_after_a_proposal_verb_that_are_not_the_proposal(extract, text: str, name: str) -> None:
     assert {e.role.value for e in extract(text, TITLE) if e.name == name} == {U}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "by designing a X (ABC) algorithm" with the authors speaking
+    ("We close the gap by designing a sample-splitting greedy elimination (SGE) algorithm.",
+     {(M, P, "sample-splitting greedy elimination")}),
+    # a lower-case prefix on an acronym after a naming cue
+    ("We give the first algorithm for this setting, namely meta-KRR, and analyse it. meta-KRR is fast.",
+     {(M, P, "meta-KRR")}),
+])
+def test_proposal_by_design_and_prefixed_acronyms(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # someone else's construction: the authors do not speak in the sentence
+    "Score models work by constructing a Reverse Noise Process (RNP) over the inputs.",
+    # English bound prefixes and generic acronyms are no names
+    "We study human-AI teams on non-IID data, namely multi-GPU training.",
+])
+def test_proposal_by_design_and_prefixes_precision(extract, text: str) -> None:
+    assert {x for x in _found(extract, text) if x[1] == P} == set()
+
+
+@pytest.mark.parametrize("text, forbidden", [
+    # a task's acronym with a -QA ending is not a dataset
+    ("We compare with human data (ELI5 for Long-Form Question-Answering (LFQA)). LFQA is hard.", "LFQA"),
+    ("Open-Domain Question Answering (ODQA) systems retrieve passages; ODQA needs recall.", "ODQA"),
+])
+def test_task_acronyms_are_not_benchmarks(extract, text: str, forbidden: str) -> None:
+    assert all(forbidden not in (e.name, *e.aliases) for e in extract(text, TITLE))
+
+
+def test_hyphenated_head_is_its_last_part(extract) -> None:
+    # "collection-elimination" contains no "collection" head noun
+    es = _found(extract, "Prior work studies the option collection-elimination (OCE) algorithm in bandits.")
+    assert (B, U, "option collection-elimination") not in es
+    assert (M, U, "option collection-elimination") in es
