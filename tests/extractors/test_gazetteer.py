@@ -126,7 +126,7 @@ def test_coined_name_in_another_casing(written: str, name: str) -> None:
         [(name, [written])]
 
 
-@pytest.mark.parametrize("form", ["FiD", "TuckER", "ComplEx", "ReAct", "PlaNet", "MONet"])
+@pytest.mark.parametrize("form", ["FiD", "TuckER", "ComplEx", "ReAct", "PlaNet", "MONet", "CoLA", "GNoME", "KiTS", "GloVe"])
 def test_case_exact_names(form: str) -> None:
     """Short names (FiD/FID), surnames (TuckER/Tucker), words (ComplEx/complex) and names with a
     same-key sibling in another casing (MONet/MoNet) keep their exact spelling."""
