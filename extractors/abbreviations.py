@@ -62,6 +62,7 @@ _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _SENT_END = re.compile(r"[.!?;:]\s|\n")
 _WORD = re.compile(r"\S+")
 _HAS_UPPER = re.compile(r"[A-Z]")
+_QUOTES = "\"“”‘’'`"
 _ROMAN = re.compile(r"^(?:[ivxIVX]+|[a-zA-Z])$")
 
 
@@ -290,8 +291,13 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 long = _past_function_word(cand, long)
             if long:
                 long = _extend_title_case(cand, long, sentence_start=len(words) <= max_words)
+            if long and long[0] in _QUOTES:
+                long = long.lstrip(_QUOTES)  # '"Long Form (LF)"': the quote is no part of the name
             if long and _valid_pair(short, long) and short not in seen:
                 long_end = sent_start + len(before)
+                while long and long[-1] in _QUOTES:  # '"Long Form" (LF)'
+                    long = long[:-1]
+                    long_end -= 1
                 long_start = long_end - len(long)
                 s0 = m.start(1) + m.group(1).find(first)
                 out.append(_definition(view, short, long, s0, s0 + len(first), long_start, long_end, text))

@@ -170,7 +170,7 @@ _AFTER_VERB_HEAD = re.compile(
 # "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
 _AFTER_VERB_ADJ = re.compile(
     rf"\s+(?:a|an|the|our)\s+(?:(?!(?:of|for|to|in|on|with|by|from|via|and|or|as|at)\s)[a-z][\w-]*\s+){{1,3}}(?P<name>{_NAME})"
-    rf"(?=\s*(?:[,.;:(]|--|—|which|that|to|for|with|$))"
+    rf"(?=\s*(?:[,.;:(]|--|—|which|that|to|for|with|(?:variant|version|extension)s?\b|$))"
 )
 # "we propose a new CNN architecture TrajectoryNet, which ..."
 _AFTER_VERB_HEAD_BARE = re.compile(
@@ -407,7 +407,7 @@ _NOT_METHOD_LONG = re.compile(
 _NEURAL_EQUATION = re.compile(r"\bneural\b.*\bequations?$", re.IGNORECASE)
 _NAMED_BEFORE = re.compile(
     r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
-    r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+)$",
+    r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+|\bour\s+(?:new\s+)?)(?:``|[\"“'‘])?$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
@@ -715,7 +715,9 @@ class EntityRecognizer:
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
             sent = ct[max(0, m.start() - 60):m.start()]
             sent = sent[sent.rfind(". ") + 1:]
-            if _EARLIER_WORK.search(sent) or _earlier_work_sentence(ct, m.start("name")):
+            # "given an existing baseline, an algorithm termed X": the marker modifies another phrase
+            clause = sent[sent.rfind(", ") + 1:]
+            if _EARLIER_WORK.search(clause) or _earlier_work_sentence(ct, m.start("name")):
                 role = USED  # "a recently proposed algorithm called GraB"
             if name.islower() and not trigger.startswith(("namely", "denote")):
                 # "and call this approach consistency fine-tuning.": a lower-case name of at most four
@@ -892,6 +894,11 @@ class EntityRecognizer:
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
             named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None \
                 or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
+            if not named and d.long_start > 0 and text[d.long_start - 1] in "\"“`" and title_case:
+                # a quoted Title-Case long form in the authors' sentence: 'We address it by "X Y (XY)"'
+                lo = max(0, d.long_start - 200)
+                k = max(text.rfind(". ", lo, d.long_start), text.rfind("\n", lo, d.long_start))
+                named = _WE.search(text, k + 1 if k >= 0 else lo, d.long_start) is not None
             direct = proposed or named
             proposed = proposed or named
             if label is None:

@@ -121,3 +121,27 @@ def test_hyphenated_head_is_its_last_part(extract) -> None:
     es = _found(extract, "Prior work studies the option collection-elimination (OCE) algorithm in bandits.")
     assert (B, U, "option collection-elimination") not in es
     assert (M, U, "option collection-elimination") in es
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "our X (ABC)": the authors' own named component
+    ("Moreover, our spectral token mixers (STM) are generic and plug into many backbones.",
+     {(M, P, "spectral token mixers")}),
+    # a quoted Title-Case long form in the authors' sentence; the quotes stay outside the span
+    ('We tackle it with "Sparse Task Routing via Prompts (STRP)", which learns masks. STRP is cheap.',
+     {(M, P, "Sparse Task Routing via Prompts")}),
+    ("We derive a method which we call 'risk-seeking policy search' (RSPS), which is simple.",
+     {(M, P, "risk-seeking policy search")}),
+    # an earlier-work marker in another clause does not make the named algorithm someone else's
+    ("Given an existing safe baseline, an algorithm termed as SafeMix is proposed. SafeMix is fast.",
+     {(M, P, "SafeMix")}),
+    # "we present a ... NAME variant"
+    ("We present a more expensive FastRF+ variant, which we prove is optimal.", {(M, P, "FastRF+")}),
+])
+def test_own_names_in_more_forms(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+def test_quoted_field_name_of_others_is_not_proposed(extract) -> None:
+    es = _found(extract, 'A large body of the "Inverse Policy Shaping" (IPS) literature recovers rewards.')
+    assert {x for x in es if x[1] == P} == set()
