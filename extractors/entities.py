@@ -232,6 +232,10 @@ _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|
 _TOOL_BEFORE = re.compile(r"\b(?:based on|using|uses?|via|with|leverag(?:ing|es?)|harness(?:ing|es)?|exploit(?:ing|s)?|"
                           r"utili[sz](?:ing|es?)|employ(?:ing|s)?|from|by)\s+(?:the\s+)?(?:[a-z][\w-]*\s+)?$")
 # a bare Greek letter read from math ("$\Omega(\log d)$" reads "Omega(log d)") is a symbol, not a name
+_APPOS_AFTER_NP = re.compile(
+    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{1,9}}?[\w-]+,\s+(?P<name>{_NAME}),\s+"
+    rf"(?:to|which|that|whose|where)\b")
+_GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problems", "Scenes", "Scenarios"))
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
@@ -1009,6 +1013,15 @@ class EntityRecognizer:
                 out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
                                  PROPOSED, "quoted", None, 3))
 
+        # a coined name set off by commas after a described proposal: "We propose a novel relative
+        # position encoding with interpolation, FIRE, to improve ..." (no head noun needed)
+        for pe in proposal_ends:
+            am = _APPOS_AFTER_NP.match(ct, pe)
+            if am is not None and self.is_name(am.group("name")) and gaz.lookup(am.group("name")) is None \
+                    and not any(h.group("n") for h in _HEAD_RE.finditer(ct, pe, am.start("name"))):
+                # ("we present a study of this phenomenon, X, ...": X names what is studied)
+                add(am.start("name"), am.end("name"), METHOD, PROPOSED, "propose", 3)
+
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
         for ue in unnamed:
             window_end = min(len(ct), ue + 220)
@@ -1055,6 +1068,7 @@ class EntityRecognizer:
                     continue  # "IFT datasets": the data of a paradigm named by its acronym
                 if strict and gaz.lookup(item) is None and not self.is_name(item):
                     continue
+                le = self._trim_generic_tail(ct, ls, le)
                 ok_loose = loose and not _sentence_initial(ct, ls) and item.lower() not in _NOT_DATASET_WORDS
                 add(ls, le, BENCHMARK, USED, "bench_head", 2, loose=ok_loose)
         if any(w in ct for w in _SOURCE_WORDS):
@@ -1068,6 +1082,7 @@ class EntityRecognizer:
                 if m.group("open") == ":" or len(items) < 2:
                     continue
             for ls, le in items:
+                le = self._trim_generic_tail(ct, ls, le)
                 add(ls, le, BENCHMARK, USED, "bench_list", 2, loose=not _sentence_initial(ct, ls))
         for hm in _METHOD_HEAD_WORD.finditer(ct):
             m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
@@ -1290,6 +1305,19 @@ class EntityRecognizer:
             return None
         last = heads[-1]
         return BENCHMARK if last.group("b") else METHOD if last.group("m") else None
+
+    def _trim_generic_tail(self, ct: str, ls: int, le: int) -> int:
+        """End of a list item without a generic Title-Case tail after a coined name.
+
+        "ALFRED Household Tasks" is the ALFRED benchmark: the words after a coined first word
+        ending in a generic plural ("Tasks", "Games", "Environments") describe it, they do not
+        name it.
+        """
+        words = ct[ls:le].split()
+        if len(words) >= 2 and words[-1] in _GENERIC_TAIL and self.is_name(words[0]) \
+                and not any(self.is_name(w) for w in words[1:]):
+            return ls + len(words[0])
+        return le
 
     def _head_is_none(self, ct: str, pos: int, *, clean: bool = True) -> bool:
         window = ct[pos:pos + 70]

@@ -145,3 +145,26 @@ def test_own_names_in_more_forms(extract, text: str, expected: set) -> None:
 def test_quoted_field_name_of_others_is_not_proposed(extract) -> None:
     es = _found(extract, 'A large body of the "Inverse Policy Shaping" (IPS) literature recovers rewards.')
     assert {x for x in es if x[1] == P} == set()
+
+
+# ----------------------------------------------------------------------------- boundaries and appositives
+@pytest.mark.parametrize("text, expected", [
+    # a generic Title-Case tail after a coined name in a benchmark list is no part of the name
+    ("On two planning benchmarks (Tiny Crafter and HOMEBOT Household Tasks), our agent wins.",
+     {(B, U, "Tiny Crafter"), (B, U, "HOMEBOT")}),
+])
+def test_generic_tail_is_trimmed_from_list_items(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+def test_coined_name_set_off_by_commas_after_a_described_proposal(extract) -> None:
+    text = "We propose a novel spectral encoding of relative positions with damping, SPARK, to help long inputs."
+    assert _found(extract, text) == {(M, P, "SPARK")}
+
+
+@pytest.mark.parametrize("text", [
+    "We propose a method based on BERT, GPT-2, and T5.",
+    "We present a study of this phenomenon, ABCD, which is known.",
+])
+def test_appositive_after_proposal_precision(extract, text: str) -> None:
+    assert {x for x in _found(extract, text) if x[1] == P} == set()
