@@ -163,7 +163,9 @@ def _case_shape(form: str) -> str:
 
 def _case_insensitive(form: str) -> bool:
     if form.lower() == form:
-        return True
+        # a short lower-case code with a digit keeps its case: "w8a" (LIBSVM) is not the
+        # quantisation setting "W8A8", "o1" is not "O1"
+        return not (len(form) <= 4 and any(c.isdigit() for c in form))
     if form.split()[0].lower() in ("the", "a", "an"):
         return False  # "The Pile" is not "the pile of ..."
     words = [w for w in re.split(r"[\s-]+", form) if w]

@@ -140,3 +140,13 @@ def test_other_casing_of_a_short_name_is_not_it() -> None:
     (raw,) = extract_raw([Record(id="t:case", title=None,
                                  abstract="We lower the FID of the generator and use a complex prior.")])
     assert not [e.name for e in raw.entities if e.type.value != "concept"]
+
+
+def test_short_lower_case_codes_keep_their_case() -> None:
+    """LIBSVM's 'w8a' is not the quantisation setting 'W8A8' (a version glued onto 'W8A')."""
+    from kg.records import Record
+    from extractors.pipeline import extract_raw
+
+    (raw,) = extract_raw([Record(id="t:w8a", title=None,
+                                 abstract="We quantize weights and activations to W8A8 and W3A16, then train on a9a and w8a.")])
+    assert sorted(e.name for e in raw.entities if e.type.value == "benchmark") == ["a9a", "w8a"]
