@@ -825,14 +825,14 @@ class EntityRecognizer:
                 brk = max(ct.rfind(".", lo, pm.start()), ct.rfind("\n", lo, pm.start()))
                 nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, pm.start())
                 head_label = None
-                if nm is None:
+                if nm is None or nm.group("name").lower() in _HEAD_WORDS:
                     # "a novel FoldRank algorithm is proposed": the name before a head noun
                     hd = _HEAD_AT_END.search(ct, max(lo, pm.start() - 20), pm.start())
                     if hd is None:
                         continue
                     nm = _PASSIVE_NAME.search(ct, brk + 1 if brk >= 0 else lo, hd.start())
-                    if nm is None or " " in nm.group("name"):
-                        continue
+                    if nm is None or " " in nm.group("name") or any(nm.group("name") == d.short for d in defs):
+                        continue  # ("a ... UVAD framework is proposed": the defined acronym names the task)
                     head_label = _head_label(hd.group("head"))
                 ns = nm.start("name")
                 while True:  # "Then Gradient Folding", "Finally, X"
@@ -1088,11 +1088,15 @@ class EntityRecognizer:
             m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
             if m is not None and m.group("name") in untyped_shorts:
                 continue  # "test-time adaptation (TTA) method": the paradigm, not a method name
+            if m is not None and self._described_proposal(ct, m.start("name"), hm.end(), proposal_ends):
+                m = None
             if m is not None:
                 add(m.start("name"), m.end("name"), METHOD, USED, "method_head", 2)
             if hm.start() > title_end:
                 # "the recently reported Augmented Memory algorithm": a Title-Case name mid-sentence
                 tm = _TITLE_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
+                if tm is not None and self._described_proposal(ct, tm.start("name"), hm.end(), proposal_ends):
+                    tm = None  # "we propose an Interactive Object Placement method ..., dubbed IOPRE"
                 if tm is not None and " " in tm.group("name") and not _sentence_initial(ct, tm.start("name")) \
                         and not _GENERIC_CLASS.search(tm.group("name")) and not _PARADIGM_END.search(tm.group("name")) \
                         and not _MODIFIER_SUFFIX.search(tm.group("name").split()[0]):  # "Transformer-based SNN"
@@ -1305,6 +1309,14 @@ class EntityRecognizer:
             return None
         last = heads[-1]
         return BENCHMARK if last.group("b") else METHOD if last.group("m") else None
+
+    @staticmethod
+    def _described_proposal(ct: str, start: int, head_end: int, proposal_ends: list[int]) -> bool:
+        """A Title-Case phrase before a head noun right after a proposal verb, named later in the
+        sentence ("we propose an X Y method ..., dubbed Z"): a description of Z, not a used name."""
+        pe = _last_before(proposal_ends, start)
+        return pe is not None and start - pe <= 30 and _only_modifiers(ct[pe:start]) \
+            and _NAMED_LATER.match(ct, head_end) is not None
 
     def _trim_generic_tail(self, ct: str, ls: int, le: int) -> int:
         """End of a list item without a generic Title-Case tail after a coined name.

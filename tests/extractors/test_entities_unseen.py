@@ -168,3 +168,21 @@ def test_coined_name_set_off_by_commas_after_a_described_proposal(extract) -> No
 ])
 def test_appositive_after_proposal_precision(extract, text: str) -> None:
     assert {x for x in _found(extract, text) if x[1] == P} == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a Title-Case description before a head noun right after the verb, named later: only the name
+    ("To fix this, we propose an Adaptive Shelf Arrangement method with Planning, dubbed ASAP, for robots.",
+     {(M, P, "ASAP")}),
+    # a passive proposal with the name before a head noun and an adverb before the participle
+    ("Besides, a randomization based CoinMix algorithm is also proposed and shown to work.",
+     {(M, P, "CoinMix")}),
+])
+def test_described_and_passive_proposals(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
+
+
+def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(extract) -> None:
+    text = ("Unsupervised crowd event detection (UCED) is hard. In response, a diffusion-based UCED "
+            "framework is proposed, called DiffCrowd.")
+    assert {x for x in _found(extract, text) if x[1] == P} == {(M, P, "DiffCrowd")}
