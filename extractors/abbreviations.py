@@ -63,6 +63,7 @@ _SENT_END = re.compile(r"[.!?;:]\s|\n")
 _WORD = re.compile(r"\S+")
 _HAS_UPPER = re.compile(r"[A-Z]")
 _QUOTES = "\"“”‘’'`"
+_EDGE_MARKS = _QUOTES + "_"  # quotes and Markdown's underscore emphasis around a long form
 _ROMAN = re.compile(r"^(?:[ivxIVX]+|[a-zA-Z])$")
 
 
@@ -291,11 +292,11 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 long = _past_function_word(cand, long)
             if long:
                 long = _extend_title_case(cand, long, sentence_start=len(words) <= max_words)
-            if long and long[0] in _QUOTES:
-                long = long.lstrip(_QUOTES)  # '"Long Form (LF)"': the quote is no part of the name
+            if long and long[0] in _EDGE_MARKS:
+                long = long.lstrip(_EDGE_MARKS)  # '"Long Form (LF)"', '_Long Form_ (LF)': no part of the name
             if long and _valid_pair(short, long) and short not in seen:
                 long_end = sent_start + len(before)
-                while long and long[-1] in _QUOTES:  # '"Long Form" (LF)'
+                while long and long[-1] in _EDGE_MARKS:  # '"Long Form" (LF)'
                     long = long[:-1]
                     long_end -= 1
                 long_start = long_end - len(long)

@@ -26,6 +26,16 @@ proposed algorithm called X", "X, a well-known language", "Prior work ... called
 dubbed X") is used, not proposed; an emphasised name after "on/from (the)" is a test bed or a
 source; the acronym of a field ("Deep Metric Learning (DML)") before a head noun is no name.
 
+Rules generalised from an independently annotated split (round 2) rather than from single
+misses: emphasis also marks terms, so an emphasised phenomenon or setting ("Catastrophic
+Forgetting", "label shift"), someone's product ("NVIDIA's X") or a lone participle is no proposed
+name; a proposed name before a data head noun ("the X dataset", "(ABC) corpus") is a benchmark;
+"our X (ABC)", a quoted Title-Case long form in the authors' sentence, "by designing a X (ABC)",
+"and name it X", "a ... encoding, X, to ...", "a X variant", "an X algorithm is also proposed";
+a relative clause, "using" or an earlier definition between the verb and a long form makes it
+someone else's; a Title-Case description named later in its sentence ("an X Y method, dubbed Z")
+is not a used method; a generic Title-Case tail ("ALFRED Household Tasks") is trimmed.
+
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
 rule found is then found again wherever it recurs in the document (rule ``repeat``), and a

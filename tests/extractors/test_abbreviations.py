@@ -128,3 +128,13 @@ def test_long_form_span_does_not_cut_markup(text: str, long_text: str) -> None:
 ])
 def test_definitions_with_a_naming_verb(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.short, d.long) for d in find_definitions(text)] == expected
+
+
+@pytest.mark.parametrize("text, long_text", [
+    ('We tackle it with "Sparse Task Routing via Prompts (STRP)", which learns.', "Sparse Task Routing via Prompts"),
+    ("We derive what we call 'risk-seeking policy search' (RSPS) here.", "risk-seeking policy search"),
+    ("We propose _Wide Token Mixing_ (WTM) for sequences.", "Wide Token Mixing"),
+])
+def test_quotes_and_underscores_around_a_long_form_stay_outside(text: str, long_text: str) -> None:
+    (d,) = find_definitions(text)
+    assert (d.long, text[d.long_start:d.long_end]) == (long_text, long_text)
