@@ -125,7 +125,9 @@ class Gazetteer:
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(
                 (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
-        if e.source == "curated" and not any(_case_insensitive(f) or f in self.case_free for f in forms):
+        low = name.lower()
+        if e.source == "curated" and not any(
+                _case_insensitive(f) or (f in self.case_free and low in (f.lower(), f.lower() + "s")) for f in forms):
             # a name matched by its exact spelling is not another casing of it ("MONet" is not
             # "MoNet", "Eagle" is not "EAGLE")
             shape = _case_shape(name)

@@ -150,3 +150,10 @@ def test_short_lower_case_codes_keep_their_case() -> None:
     (raw,) = extract_raw([Record(id="t:w8a", title=None,
                                  abstract="We quantize weights and activations to W8A8 and W3A16, then train on a9a and w8a.")])
     assert sorted(e.name for e in raw.entities if e.type.value == "benchmark") == ["a9a", "w8a"]
+
+
+def test_case_free_lookup_needs_the_same_letters() -> None:
+    """Another casing of a coined name is it ("SimSIAM"), a phrase with a hyphen is not ("max-min")."""
+    gaz = load_gazetteer()
+    assert gaz.lookup("SimSIAM").name == "SimSiam" and gaz.lookup("Imagenet").name == "ImageNet"
+    assert gaz.lookup("max-min") is None
