@@ -185,7 +185,7 @@ _AFTER_VERB_ADJ = re.compile(
 # "we propose a new CNN architecture TrajectoryNet, which ..."
 _AFTER_VERB_HEAD_BARE = re.compile(
     rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+(?P<name>{_NAME})"
-    rf"(?=\s*(?:[,.;:(]|which|that|to|for|with|$))",
+    rf"(?=\s*(?:[,.;:(]|which|that|to|for|with|and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
     re.IGNORECASE,
 )
 _CALLED = re.compile(
@@ -377,7 +377,8 @@ _LOWER_LAST_PART = re.compile(r"-[a-z]+$")
 _OUR_HEAD_NAME = re.compile(
     rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
     rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|can|could|will|may|might|does|"
-    rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?)\b)")
+    rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?|"
+    rf"enables?|contains?|consists?|covers?|provides?|includes?|offers?|allows?)\b)")
 _OUR_NEXT = re.compile(
     rf"\s*(?:[,.;:)]|$)|\s+(?:(?P<b>{_BENCH_HEADS})|{_METHOD_HEADS})\b|\s+(?:is|was|can|could|will|also|"
     rf"consistently|significantly|substantially|further|then|outperforms?|achieves?|improves?|reduces?|"

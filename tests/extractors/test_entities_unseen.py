@@ -186,3 +186,13 @@ def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(extract) ->
     text = ("Unsupervised crowd event detection (UCED) is hard. In response, a diffusion-based UCED "
             "framework is proposed, called DiffCrowd.")
     assert {x for x in _found(extract, text) if x[1] == P} == {(M, P, "DiffCrowd")}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "our ... dataset NAME <verb>s", "release a new ... dataset NAME and show"
+    ("Our best performing dataset WXR-9M enables strong models.", {(B, P, "WXR-9M")}),
+    ("We also release a new 3 million example dataset WXR-3M and show that models can be trained.",
+     {(B, P, "WXR-3M")}),
+])
+def test_own_data_resources_in_more_forms(extract, text: str, expected: set) -> None:
+    assert _found(extract, text) == expected
