@@ -997,6 +997,8 @@ class EntityRecognizer:
                 continue  # "the vendor's \textit{TensorUnit}": someone else's product
             if _DEFINITION_INSIDE.search(inner):
                 continue  # "*Long Form (LF)*": the abbreviation rule splits the two forms
+            if inner[-1:] in ",;:" or inner.endswith(" ."):
+                continue  # "\textit{High Memory Usage,}": an emphasised clause (a listed issue), not a name
             # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model");
             # one participle or adjective is a property ("*smoothed* estimators")
             headed = not descriptive and 1 <= len(inner.split()) <= 4 and inner[:1].isalpha() \

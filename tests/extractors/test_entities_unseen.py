@@ -196,3 +196,9 @@ def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(extract) ->
 ])
 def test_own_data_resources_in_more_forms(extract, text: str, expected: set) -> None:
     assert _found(extract, text) == expected
+
+
+def test_emphasised_clause_with_trailing_comma_is_no_name(extract) -> None:
+    text = (r"Such models have issues: (a) $\textit{Large Cache Footprint,}$ due to copies; and "
+            r"(b) $\textit{Idle Expert Slots,}$ as routing fails.")
+    assert {x for x in _found(extract, text) if x[1] == P} == set()
