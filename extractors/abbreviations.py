@@ -276,12 +276,7 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
         inner = m.group(1).strip()
         # "(ECO; Smith et al.)" or "(MoE, for short)": the first part is the candidate
         first = _FIRST_PART.split(inner, maxsplit=1)[0].strip()
-        sent_start = 0
-        window_start = max(0, m.start() - 300)
-        for sm in _SENT_END.finditer(ct, window_start, m.start()):
-            sent_start = sm.end()
-        sent_start = max(sent_start, window_start)
-        before = ct[sent_start:m.start()].rstrip()
+        sent_start, before = _sentence_before(ct, m.start())
         if _is_short_form(first):
             short = first
             words = before.split(" ")
@@ -321,18 +316,24 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
     return out
 
 
+def _sentence_before(ct: str, pos: int, window: int = 300) -> tuple[int, str]:
+    """Where the sentence holding ``pos`` starts (at most ``window`` characters back) and its
+    text up to ``pos``, trailing spaces removed."""
+    sent_start = 0
+    window_start = max(0, pos - window)
+    for sm in _SENT_END.finditer(ct, window_start, pos):
+        sent_start = sm.end()
+    sent_start = max(sent_start, window_start)
+    return sent_start, ct[sent_start:pos].rstrip()
+
+
 def _named_definitions(view: CleanView, text: str, ct: str, out: list[Definition], seen: set[str]) -> None:
     """``long form, dubbed SHORT``: a naming verb instead of parentheses (same long-form search)."""
     for m in _NAMED_SHORT.finditer(ct):
         short = m.group("s")
         if short in seen or not _is_short_form(short) or sum(c.isupper() for c in short) < 2:
             continue
-        sent_start = 0
-        window_start = max(0, m.start() - 300)
-        for sm in _SENT_END.finditer(ct, window_start, m.start()):
-            sent_start = sm.end()
-        sent_start = max(sent_start, window_start)
-        before = ct[sent_start:m.start()].rstrip()
+        sent_start, before = _sentence_before(ct, m.start())
         words = before.split(" ")
         cand = " ".join(words[-min(len(short) + 5, 2 * len(short)):])
         long = _initials_form(short, cand)
