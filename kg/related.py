@@ -643,7 +643,8 @@ _URL_WORDS = frozenset("http https www com org github io html".split())
 #: Words that make a word pair a fragment of a sentence rather than a topic ("becomes
 #: increasingly", "given limited", "avoid toxic"); words ending in -ly are treated the same.
 _REASON_NOISE = frozenset("""
-able allow allows avoid avoids become becomes becoming better can cannot consider considers directly
+able allow allows avoid avoids become becomes becoming besides beyond better can cannot consider considers
+directly hence onto therefore toward towards whereby
 due enable enables ensure ensures even follow follows given good help helps high higher improve
 improves improved improving including key known lack lead leads less limited low lower make makes
 making many may need needs obtain often particular possible remains require requires same set shown
@@ -688,8 +689,10 @@ def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
         if not all(f" {t} " in x for x in texts):
             continue
         for k, prev in enumerate(out):
-            joined = (f"{prev} {words[-1]}" if prev.split()[-1] == words[0] else
-                      f"{words[0]} {prev}" if prev.split()[0] == words[-1] else None)
+            joined = None
+            if len(prev.split()) == 2:  # at most three words: longer chains are sentence pieces
+                joined = (f"{prev} {words[-1]}" if prev.split()[-1] == words[0] else
+                          f"{words[0]} {prev}" if prev.split()[0] == words[-1] else None)
             if joined and all(f" {joined} " in x for x in texts):
                 out[k] = joined
                 break
