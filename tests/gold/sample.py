@@ -20,7 +20,8 @@ earlier draws are unchanged: ``TEST3_PER_SOURCE`` ids per source.
 
 The fourth held-out split ``test4`` was added after ``test3`` had been used to report a
 figure, drawn after it in the same way from ``TEST4_SEED``: ``TEST4_PER_SOURCE`` ids per source.
-``test5`` followed once test4 had been scored, from ``TEST5_SEED``, ``TEST5_PER_SOURCE`` per source.
+``test5`` followed once test4 had been scored, from ``TEST5_SEED``, ``TEST5_PER_SOURCE`` per source,
+and ``test6`` once test5 had been scored, from ``TEST6_SEED``, ``TEST6_PER_SOURCE`` per source.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ TEST4_SEED = "20240531:test4"
 TEST4_PER_SOURCE = 40
 TEST5_SEED = "20240531:test5"
 TEST5_PER_SOURCE = 40
+TEST6_SEED = "20240531:test6"
+TEST6_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -57,7 +60,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, then test5."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, then test6."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -81,6 +84,8 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
     chosen += _later_draw(data, "test4", TEST4_SEED, TEST4_PER_SOURCE, chosen)
     # test5: drawn after test4 in the same way.
     chosen += _later_draw(data, "test5", TEST5_SEED, TEST5_PER_SOURCE, chosen)
+    # test6: drawn after test5 in the same way.
+    chosen += _later_draw(data, "test6", TEST6_SEED, TEST6_PER_SOURCE, chosen)
     return chosen
 
 
