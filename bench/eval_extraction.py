@@ -125,11 +125,42 @@ def _match(gold: list[dict], pred: list[dict], *, with_role: bool) -> tuple[list
     return tp, fp, fn
 
 
-def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpus: bool = False) -> dict[str, Any]:
+def bootstrap_interval(per_abstract: list[tuple[int, int, int]], *, n: int = 2000,
+                       seed: str = "bootstrap") -> dict[str, list[float]]:
+    """95% percentile intervals of micro precision, recall and F1 over abstracts resampled with
+    replacement (the nonparametric bootstrap, Efron & Tibshirani 1993, ch. 13).
+
+    ``per_abstract`` holds one ``(tp, fp, fn)`` per abstract; the abstract is the unit that was
+    sampled, so it is the unit that is resampled.
+    """
+    import random
+
+    rng = random.Random(seed)
+    k = len(per_abstract)
+    stats: dict[str, list[float]] = {"precision": [], "recall": [], "f1": []}
+    for _ in range(n):
+        tp = fp = fn = 0
+        for _j in range(k):
+            a, b, c = per_abstract[rng.randrange(k)]
+            tp, fp, fn = tp + a, fp + b, fn + c
+        r = _prf(tp, fp, fn)
+        for key in stats:
+            stats[key].append(float(r[key]))
+    out = {}
+    for key, values in stats.items():
+        values.sort()
+        out[key] = [round(values[int(0.025 * (n - 1))], 3), round(values[int(0.975 * (n - 1))], 3)]
+    return out
+
+
+def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpus: bool = False,
+               bootstrap: int = 0) -> dict[str, Any]:
     """Score ``split``. By default only its abstracts are extracted and consolidated; with
     ``in_corpus`` the whole source files are (about 4,100 abstracts for ICLR 2024 + ICML 2023),
     as ``kg build`` would on that corpus, so corpus consolidation (acronyms defined in other
-    abstracts, types by majority) takes part; the gold abstracts are then scored."""
+    abstracts, types by majority) takes part; the gold abstracts are then scored. With
+    ``bootstrap`` > 0, 95% intervals of the method+benchmark and proposed-name figures are added
+    (:func:`bootstrap_interval` with that many resamples)."""
     from extractors.pipeline import extract_records
 
     gold = _load_gold(split)
@@ -142,11 +173,14 @@ def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpu
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     mention_counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     error_lines: list[str] = []
+    per_abstract: list[tuple[int, int, int]] = []
+    per_abstract_proposed: list[tuple[int, int, int]] = []
     for g, rec in zip(gold, out_records):
         pred = _pred_entities(rec)
         gents = g["entities"]
         # type level (role ignored) and per type
         tp, fp, fn = _match(gents, pred, with_role=False)
+        per_abstract.append((len(tp), len(fp), len(fn)))
         for label, items in (("tp", tp), ("fp", fp), ("fn", fn)):
             for it in items:
                 t = (it[0] if label == "tp" else it)["type"]
@@ -160,6 +194,9 @@ def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpu
                 error_lines.append(f"FN {g['id']} {x['type']}/{x['role']} {x['name']!r} {x.get('aliases')}")
         # type + role
         tp_r, fp_r, fn_r = _match(gents, pred, with_role=True)
+        per_abstract_proposed.append((sum(1 for x, _p in tp_r if x["role"] == "proposed"),
+                                      sum(1 for x in fp_r if x["role"] == "proposed"),
+                                      sum(1 for x in fn_r if x["role"] == "proposed")))
         for label, items in (("tp", tp_r), ("fp", fp_r), ("fn", fn_r)):
             idx = ("tp", "fp", "fn").index(label)
             for it in items:
@@ -197,6 +234,9 @@ def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpu
     fn = sum(r["fn"] for r in prop)
     fp = sum(r["fp"] for r in prop)
     result["proposed"] = _prf(tp, fp, fn)
+    if bootstrap:
+        result["ci95"] = {"resamples": bootstrap, "all": bootstrap_interval(per_abstract, n=bootstrap),
+                          "proposed": bootstrap_interval(per_abstract_proposed, n=bootstrap)}
     if errors:
         result["errors"] = error_lines
     return result
@@ -325,6 +365,13 @@ def _table(result: dict[str, Any]) -> str:
             lines.append(f"  {name:<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
     r = g["proposed"]
     lines.append(f"  {'proposed names':<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
+    if "ci95" in g:
+        ci = g["ci95"]
+        for label, key in (("method+benchmark", "all"), ("proposed names", "proposed")):
+            c = ci[key]
+            lines.append(f"  95% interval, {label} ({ci['resamples']} bootstrap resamples of the abstracts): "
+                         f"P {c['precision'][0]:.3f}-{c['precision'][1]:.3f}, R {c['recall'][0]:.3f}-"
+                         f"{c['recall'][1]:.3f}, F1 {c['f1'][0]:.3f}-{c['f1'][1]:.3f}")
     for k, r in g["mention"].items():
         lines.append(f"  {'mentions ' + k:<22}{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}{r['tp']:>6}{r['fp']:>6}{r['fn']:>6}")
     d = result["dataset_mentions"]
@@ -356,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eyeball", type=int, metavar="N",
                     help="print proposed names on N random unlabeled abstracts (no gold split) and exit")
     ap.add_argument("--seed", default="eyeball", help="random seed of --eyeball")
+    ap.add_argument("--bootstrap", type=int, default=2000, metavar="N",
+                    help="bootstrap resamples of the abstracts for 95%% intervals of the gold figures (0: none)")
     args = ap.parse_args(argv)
     if args.eyeball:
         items = eyeball(args.eyeball, seed=args.seed)
@@ -378,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {}
     if args.only in (None, "gold"):
         result["gold"] = score_gold(args.split, errors=args.errors, n_process=args.n_process,
-                                    in_corpus=args.in_corpus)
+                                    in_corpus=args.in_corpus, bootstrap=args.bootstrap)
     if args.only in (None, "datasets"):
         result["dataset_mentions"] = score_dataset_mentions(ds_split, errors=args.errors)
     if args.only in (None, "scierc"):

@@ -1,0 +1,38 @@
+"""The bootstrap intervals that ``bench/eval_extraction.py`` prints beside the gold figures."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _eval_module():
+    spec = importlib.util.spec_from_file_location("eval_extraction", REPO / "bench" / "eval_extraction.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_interval_holds_the_point_estimate_and_is_reproducible() -> None:
+    ev = _eval_module()
+    # 30 abstracts: 2 right and 1 missed each, every fifth one also has a false positive
+    counts = [(2, 1 if i % 5 == 0 else 0, 1) for i in range(30)]
+    point = ev._prf(*map(sum, zip(*counts)))
+    ci = ev.bootstrap_interval(counts, n=500)
+    for key in ("precision", "recall", "f1"):
+        low, high = ci[key]
+        assert low <= round(point[key], 3) <= high
+    assert ci == ev.bootstrap_interval(counts, n=500)
+    # every abstract has the same recall, so resampling cannot move it
+    assert ci["recall"] == [round(2 / 3, 3), round(2 / 3, 3)]
+
+
+def test_interval_narrows_with_more_abstracts() -> None:
+    ev = _eval_module()
+    few = [(1, 0, 0), (0, 1, 1)] * 10
+    many = few * 25
+    width = [ev.bootstrap_interval(c, n=400)["f1"] for c in (few, many)]
+    assert width[1][1] - width[1][0] < (width[0][1] - width[0][0]) / 2
