@@ -2,7 +2,7 @@
 
 Gold sets
 ---------
-1. ``tests/gold/{dev,test,test2,test3,test4,test5,test6}.jsonl``: the project's hand-annotated abstracts (see
+1. ``tests/gold/{dev,test,test2,test3,test4,test5,test6,test7}.jsonl``: the project's hand-annotated abstracts (see
    ``tests/gold/README.md``). Entity level, per paper: a predicted entity matches a gold entity
    of the same type when ``kg.text.match_key`` of any of its names, aliases or abstract mention
    texts equals that of any gold name, alias or mention text (one-to-one, greedy). Role is
@@ -18,10 +18,10 @@ Usage::
 
     python bench/eval_extraction.py                 # dev gold + dataset-mentions train + scierc dev
     python bench/eval_extraction.py --split all     # dev+test+test2+test3+test4+test5 (all reported, now development data)
-    python bench/eval_extraction.py --split test6   # held-out gold, dataset-mentions test, scierc test
+    python bench/eval_extraction.py --split held-out  # held-out gold (test6+test7), dataset-mentions test, scierc test
     python bench/eval_extraction.py --json
     python bench/eval_extraction.py --split all --in-corpus   # extract the whole source files, then score
-    python bench/eval_extraction.py --errors --split all   # false positives / negatives (not on test6)
+    python bench/eval_extraction.py --errors --split all   # false positives / negatives (not on test6/test7)
     python bench/eval_extraction.py --only datasets --datasets-split test   # dataset-mentions test alone
     python bench/eval_extraction.py --eyeball 50    # proposed names on 50 random unlabeled abstracts
 """
@@ -46,8 +46,8 @@ SHARED = REPO.parent / "shared" / "data"
 TYPES = ("method", "benchmark")
 #: Splits that were reported and are now development data; ``all`` scores them together.
 DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5")
-#: The held-out split: scored as one figure, never listed error by error.
-HELD_OUT = ("test6",)
+#: The held-out splits: scored as figures, never listed error by error; ``held-out`` scores them together.
+HELD_OUT = ("test6", "test7")
 
 
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
@@ -61,6 +61,8 @@ def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
 def _load_gold(split: str) -> list[dict[str, Any]]:
     if split == "all":
         return [g for s in DEV_SPLITS for g in _load_gold(s)]
+    if split == "held-out":
+        return [g for s in HELD_OUT for g in _load_gold(s)]
     path = REPO / "tests" / "gold" / f"{split}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -386,10 +388,11 @@ def _table(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "test5", "test6", "all"), default="dev",
-                    help="gold split ('all' = dev+test+test2+test3+test4+test5, the development splits); 'test6' is the "
-                         "fresh held-out half: scored as a figure only (no --errors), and it also "
-                         "scores dataset-mentions test and SciERC test")
+    ap.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "all", "held-out"),
+                    default="dev",
+                    help="gold split ('all' = dev+test+test2+test3+test4+test5, the development splits); 'test6' "
+                         "and 'test7' are the fresh held-out splits, 'held-out' both together: scored as "
+                         "figures only (no --errors), and they also score dataset-mentions test and SciERC test")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--in-corpus", action="store_true",
                     help="extract and consolidate the gold's whole source files (as kg build would), "
@@ -417,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"   {x['type']} {x['name']!r} {x['rules']} :: {x['context']}")
             print(f"{sum(len(it['proposed']) for it in items)} proposed names in {len(items)} abstracts")
         return 0
-    held_out = args.split in HELD_OUT
+    held_out = args.split in HELD_OUT or args.split == "held-out"
     if args.errors and held_out:
         ap.error(f"--errors is for development splits only: the {args.split} split is held out")
     ds_split = args.datasets_split or ("test" if held_out else "train")
