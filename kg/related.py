@@ -119,16 +119,28 @@ class _Terms:
 
     def __init__(self, vocab: list[str], rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, n: int) -> None:
         # rows, cols, vals: the non-zeros, sorted by (row, col)
-        self.vocab = vocab
-        self.term_pos = {t: j for j, t in enumerate(vocab)}
-        self.n = n
-        self.cols, self.vals = cols, vals
-        self.row_ptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=n), out=self.row_ptr[1:])
+        row_ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=row_ptr[1:])
         order = np.argsort(cols, kind="stable")
-        self.who, self.val = rows[order], vals[order]
-        self.ptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(cols, minlength=len(vocab)), out=self.ptr[1:])
+        ptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cols, minlength=len(vocab)), out=ptr[1:])
+        self._set(vocab, row_ptr, cols, vals, ptr, rows[order], vals[order], n)
+
+    @classmethod
+    def from_arrays(cls, vocab: Any, row_ptr: np.ndarray, cols: np.ndarray, vals: np.ndarray,
+                    ptr: np.ndarray, who: np.ndarray, val: np.ndarray, n: int) -> "_Terms":
+        """Both orders given (e.g. memory-mapped from :mod:`kg.related_index`); ``vocab`` is
+        anything indexable by term id."""
+        self = cls.__new__(cls)
+        self._set(vocab, row_ptr, cols, vals, ptr, who, val, n)
+        return self
+
+    def _set(self, vocab: Any, row_ptr: np.ndarray, cols: np.ndarray, vals: np.ndarray,
+             ptr: np.ndarray, who: np.ndarray, val: np.ndarray, n: int) -> None:
+        self.vocab = vocab
+        self.n = n
+        self.row_ptr, self.cols, self.vals = row_ptr, cols, vals  # by author
+        self.ptr, self.who, self.val = ptr, who, val  # by term
         self.vectors = _Vectors(self)
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
@@ -162,11 +174,16 @@ class _Vectors:
         return {vocab[c]: v for c, v in zip(cols.tolist(), vals.tolist())}
 
 
-class _Index:
-    """Adjacency and profiles derived once from a graph (cached per graph object)."""
+class RelatedIndex:
+    """Adjacency and profiles derived once from a graph (cached per graph object).
+
+    :class:`kg.related_index.StoredIndex` is the same index read back from a build folder
+    without the graph: every query of the author side goes through the attributes and the
+    methods ``label``, ``is_author``, ``paper_text``, ``names`` and ``terms``, never ``G``.
+    """
 
     def __init__(self, G: nx.MultiDiGraph) -> None:
-        self.G = G
+        self.G: nx.MultiDiGraph | None = G
         self.signature = (G.number_of_nodes(), G.number_of_edges())
         types = dict(G.nodes(data="type"))
         self.co: dict[str, dict[str, int]] = defaultdict(dict)
@@ -280,6 +297,18 @@ class _Index:
             self._terms = _Terms(vocab, rows, cols, vals / norms[rows], len(self.authors))
         return self._terms
 
+    def label(self, key: str) -> str:
+        """The display name of an author, method/benchmark/concept or category node."""
+        return self.G.nodes[key]["name"]
+
+    def is_author(self, key: str) -> bool:
+        return key in self.G and self.G.nodes[key].get("type") == NodeType.AUTHOR.value
+
+    def paper_text(self, key: str) -> tuple[str | None, str | None]:
+        """A paper's title and abstract."""
+        d = self.G.nodes[key]
+        return d.get("title"), d.get("abstract")
+
     def top_share(self, n: int) -> float:
         """Share of the graph's authors with at least ``n`` papers."""
         if not len(self._sorted_counts):
@@ -308,10 +337,13 @@ class _Index:
         return out
 
 
+_Index = RelatedIndex  # the name bench/linkpred.py and older callers know
 _CACHE: "weakref.WeakKeyDictionary[nx.MultiDiGraph, _Index]" = weakref.WeakKeyDictionary()
 
 
-def _index(G: nx.MultiDiGraph) -> _Index:
+def _index(G: nx.MultiDiGraph | _Index) -> _Index:
+    if isinstance(G, _Index):
+        return G
     idx = _CACHE.get(G)
     if idx is None or idx.signature != (G.number_of_nodes(), G.number_of_edges()):
         idx = _CACHE[G] = _Index(G)
@@ -382,7 +414,7 @@ def paper_terms_of(title: str | None, abstract: str | None) -> set[str]:
     return out
 
 
-def find_author(G: nx.MultiDiGraph, name: str) -> str:
+def find_author(G: nx.MultiDiGraph | RelatedIndex, name: str) -> str:
     """The author node key of a name (accents, case and punctuation ignored), or a node key.
 
     Raises
@@ -394,13 +426,12 @@ def find_author(G: nx.MultiDiGraph, name: str) -> str:
 
 
 def _find_author(idx: _Index, name: str) -> str:
-    G = idx.G
-    if name in G and G.nodes[name].get("type") == NodeType.AUTHOR.value:
+    if idx.is_author(name):
         return name
     key = idx.names().get(name_key(name))
     if key:
         return key
-    labels = {fold(G.nodes[k]["name"]): G.nodes[k]["name"] for k in set(idx.names().values())}
+    labels = {fold(idx.label(k)): idx.label(k) for k in set(idx.names().values())}
     close = difflib.get_close_matches(fold(name), list(labels), n=5, cutoff=0.6)
     if not close:  # a surname or given name alone: list the authors containing it
         words = set(name_key(name).split())
@@ -426,7 +457,7 @@ def find_paper(G: nx.MultiDiGraph, ident: str) -> str:
     raise NotFoundError(f"no paper with id or title {ident!r} in the graph{hint}")
 
 
-def coauthor_distances(G: nx.MultiDiGraph, author: str, *, max_hops: int = 3) -> dict[str, int]:
+def coauthor_distances(G: nx.MultiDiGraph | RelatedIndex, author: str, *, max_hops: int = 3) -> dict[str, int]:
     """Co-author graph distance from ``author`` to every author within ``max_hops``."""
     return _distances(_index(G), author, max_hops)
 
@@ -446,7 +477,7 @@ def _distances(idx: _Index, author: str, max_hops: int) -> dict[str, int]:
     return dist
 
 
-def author_signals(G: nx.MultiDiGraph, author: str) -> dict[str, np.ndarray]:
+def author_signals(G: nx.MultiDiGraph | RelatedIndex, author: str) -> dict[str, np.ndarray]:
     """Every signal of :data:`SIGNALS` between ``author`` and each author of the graph.
 
     Returns one array per signal, aligned with the sorted author keys (``_index(G).authors``):
@@ -493,7 +524,9 @@ def _signals(idx: _Index, author: str) -> dict[str, np.ndarray]:
     for z in nbrs:
         np.maximum(nbmax, terms.cosines(pos[z]), out=nbmax)
     topics = sig["topics"]
-    for it in idx.items_of_author.get(author, {}):
+    # In key order: the items come from sets, whose order changes from process to process, and
+    # a float sum in another order can differ in the last bit (and swap two tied candidates).
+    for it in sorted(idx.items_of_author.get(author, {})):
         topics[idx.item_authors[it]] += idx.idf[it]
     topics /= np.sqrt(np.maximum(idx.n_items, 1.0))
     cats = sig["categories"]
@@ -536,7 +569,7 @@ def _related_mask(signals: dict[str, np.ndarray]) -> np.ndarray:
     return mask
 
 
-def author_scores(G: nx.MultiDiGraph, author: str, *, candidates: Iterable[str] | None = None,
+def author_scores(G: nx.MultiDiGraph | RelatedIndex, author: str, *, candidates: Iterable[str] | None = None,
                   weights: dict[str, float] | None = None) -> dict[str, float]:
     """The combined score of candidates for a query author key (see module doc).
 
@@ -559,7 +592,7 @@ def _join(names: list[str]) -> str:
 
 
 def related_authors(
-    G: nx.MultiDiGraph,
+    G: nx.MultiDiGraph | RelatedIndex,
     name: str,
     *,
     top: int = 10,
@@ -572,7 +605,8 @@ def related_authors(
     Parameters
     ----------
     G
-        A graph from :func:`kg.graph.build_graph`.
+        A graph from :func:`kg.graph.build_graph`, or its index read back from a build folder
+        by :func:`kg.related_index.load_related_index` (same results, without the graph).
     name
         An author name (any spelling; accents and case ignored) or author node key.
     top
@@ -589,7 +623,7 @@ def related_authors(
     NotFoundError
         When no author has that name (the message lists close matches).
     """
-    idx = _index(G)  # checked once: the check counts the edges of G
+    idx = _index(G)  # checked once: the check counts the edges of G (a RelatedIndex as is)
     author = _find_author(idx, name)
     limit = max(exclude_within or 0, 1 if exclude_coauthors else 0)
     dist = _distances(idx, author, max(3, limit))
@@ -606,7 +640,7 @@ def related_authors(
     out = []
     for s, c, hops, i in rows[:top]:
         comp = {k: float(v[i]) for k, v in sig.items()}
-        out.append(Related(c, G.nodes[c]["name"], s, hops, tuple(_author_reasons(G, idx, author, c, hops, comp)), comp))
+        out.append(Related(c, idx.label(c), s, hops, tuple(_author_reasons(idx, author, c, hops, comp)), comp))
     return out
 
 
@@ -633,7 +667,7 @@ def _shared_coauthors(idx: _Index, a: str, c: str) -> list[str]:
     else:
         mine, theirs = others(a), others(c)
     common = [z for z in mine if z in theirs and z not in (a, c)]
-    return sorted(common, key=lambda z: (-mine[z] * theirs[z], idx.G.nodes[z]["name"]))
+    return sorted(common, key=lambda z: (-mine[z] * theirs[z], idx.label(z)))
 
 
 #: Words of web addresses: they weigh in the score like any rare term, but say nothing as a reason.
@@ -653,12 +687,11 @@ still strong such take takes typically unlike way ways well whereas widely witho
 _NOT_WORD = re.compile(r"[^a-z0-9\- ]+")
 
 
-def _phrase_text(G: nx.MultiDiGraph, papers: Iterable[str]) -> str:
+def _phrase_text(idx: _Index, papers: Iterable[str]) -> str:
     """The folded titles and abstracts of ``papers``, punctuation kept as a barrier ("|")."""
     parts = []
     for p in papers:
-        d = G.nodes[p]
-        for text in (d.get("title"), d.get("abstract")):
+        for text in idx.paper_text(p):
             if text:
                 parts.append(" ".join(_NOT_WORD.sub(" | ", fold(text)).split()))
     return " | " + " | ".join(parts) + " "
@@ -684,8 +717,8 @@ def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
         if any(w in _REASON_NOISE or w.endswith("ly") for w in words):
             continue
         if texts is None:
-            texts = (_phrase_text(idx.G, dict.fromkeys(idx.papers_of.get(a, ()))),
-                     _phrase_text(idx.G, dict.fromkeys(idx.papers_of.get(c, ()))))
+            texts = (_phrase_text(idx, dict.fromkeys(idx.papers_of.get(a, ()))),
+                     _phrase_text(idx, dict.fromkeys(idx.papers_of.get(c, ()))))
         if not all(f" {t} " in x for x in texts):
             continue
         for k, prev in enumerate(out):
@@ -705,9 +738,8 @@ def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
     return out
 
 
-def _author_reasons(G: nx.MultiDiGraph, idx: _Index, a: str, c: str, hops: int | None,
-                    comp: dict[str, float]) -> list[str]:
-    name = lambda k: G.nodes[k]["name"]  # noqa: E731
+def _author_reasons(idx: _Index, a: str, c: str, hops: int | None, comp: dict[str, float]) -> list[str]:
+    name = idx.label
     reasons = []
     if hops == 1:
         n = idx.co[a][c]

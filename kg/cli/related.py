@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from kg.related import find_author, related_authors, related_papers, use_terms_cache
+from kg.related import find_author, related_authors, related_papers
+from kg.related_index import workspace_index
 from kg.workspace import Workspace
 
 
@@ -28,15 +29,14 @@ def command(out: Path, name: str | None, paper_id: str | None, top: int, exclude
     if (name is None) == (paper_id is None):
         raise click.UsageError("give an author NAME or --paper ID (one of them)")
     ws = Workspace(out)
-    G = ws.load_graph()
     if paper_id is not None:
-        results = related_papers(G, paper_id, top=top)
+        results = related_papers(ws.load_graph(), paper_id, top=top)
     else:
-        find_author(G, name)  # an unknown name fails now, with close matches, not after the profiles
-        st = ws.graph_path.stat()
-        # the authors' word profiles depend on the graph only: kept beside the build's caches
-        use_terms_cache(G, ws.cache_dir / "related_terms.npz", f"{st.st_size}:{st.st_mtime_ns}")
-        results = related_authors(G, name, top=top, exclude_coauthors=exclude_coauthors,
+        # The index stored by `kg build` (OUT/related/) answers without loading the graph; when it
+        # is missing or stale it is rebuilt from the graph once, after an unknown name has failed.
+        idx = workspace_index(ws, log=lambda msg: click.echo(f"kg: {msg}", err=True),
+                              check=lambda index: find_author(index, name))
+        results = related_authors(idx, name, top=top, exclude_coauthors=exclude_coauthors,
                                   exclude_within=exclude_within)
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
