@@ -140,6 +140,9 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         timer.run("metrics", lambda: add_metrics(G))
         ws.save_graph(G)
         outputs["graph"] = str(ws.graph_path)
+        from kg.related_index import write_workspace_index  # OUT/related/: `kg related` without the graph
+
+        timer.run("related", lambda: write_workspace_index(G, ws))
         summary["graph"] = {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()}
         timer.run("search", lambda: build_search_index(G, ws.search_path))
         outputs["search"] = str(ws.search_path)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from kg.cli import cli, main
 from kg.graph import build_graph
 from kg.records import Entity, Record
+from kg.related_index import INDEX_DIR, load_related_index, write_workspace_index
 from kg.schema import EntityType
 from kg.workspace import Workspace
 
@@ -19,13 +20,28 @@ def rec(rid, *authors, concepts=()):
                   entities=tuple(Entity(EntityType.CONCEPT, c, None) for c in concepts))
 
 
-@pytest.fixture()
-def out(tmp_path):
+def graph():
     records = [rec("p1", "Renzhe Xu", "Yao Shu", concepts=["strategic classification"]),
                rec("p2", "Yao Shu", "Lin Zhou", concepts=["strategic classification"]),
                rec("p3", "Renzhe Xu", "Bo Chen")]
     records += [rec(f"f{i}", f"Filler Person{chr(97 + i)}") for i in range(10)]
-    Workspace(tmp_path).save_graph(build_graph(records))
+    return build_graph(records)
+
+
+@pytest.fixture()
+def out(tmp_path):
+    """A build folder as `kg build` leaves it: the graph, then the related-authors index."""
+    ws = Workspace(tmp_path)
+    G = graph()
+    ws.save_graph(G)
+    write_workspace_index(G, ws)
+    return tmp_path
+
+
+@pytest.fixture()
+def graph_only(tmp_path):
+    """A build folder from before the index existed: the graph alone."""
+    Workspace(tmp_path).save_graph(graph())
     return tmp_path
 
 
@@ -64,3 +80,79 @@ def test_related_unknown_name(out, capsys):
 def test_related_needs_name_or_paper(out):
     res = CliRunner().invoke(cli, ["related", str(out)])
     assert res.exit_code == 2 and "give an author NAME or --paper ID" in res.output
+
+
+def test_missing_index_is_built_once_with_one_line(graph_only, capsys):
+    expected = None
+    for run in range(2):
+        assert main(["related", str(graph_only), "Renzhe Xu", "--json"]) == 0
+        captured = capsys.readouterr()
+        if run == 0:
+            assert captured.err == f"kg: {graph_only / INDEX_DIR}: no related-authors index; building it from the graph (once)\n"
+            expected = captured.out
+        else:
+            assert captured.err == "" and captured.out == expected  # answered from the stored index
+    assert [d["label"] for d in json.loads(expected)][:2] == ["Yao Shu", "Bo Chen"]
+    load_related_index(graph_only / INDEX_DIR)  # and it is there
+
+
+def test_unknown_name_fails_before_the_index_is_built(graph_only, capsys):
+    assert main(["related", str(graph_only), "Renzhe Xv"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "kg: error: no author named 'Renzhe Xv' in the graph; close matches: Renzhe Xu"
+    assert not (graph_only / INDEX_DIR / "meta.json").exists()
+
+
+def test_index_of_an_older_graph_is_rebuilt(out, capsys):
+    expected = CliRunner().invoke(cli, ["related", str(out), "Renzhe Xu", "--json"]).output
+    ws = Workspace(out)
+    G = graph()
+    G.remove_node("author:bo-chen")
+    ws.save_graph(G)  # a new graph file: the stored index is of the old one
+    assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"kg: {out / INDEX_DIR}: related-authors index of an older graph.pickle; building it from the graph (once)\n"
+    assert "Bo Chen" in expected and "Bo Chen" not in captured.out
+    assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("damage", ["truncated array", "missing array", "bad meta"])
+def test_corrupt_index_falls_back_with_one_line(out, capsys, damage):
+    expected = CliRunner().invoke(cli, ["related", str(out), "Renzhe Xu", "--json"]).output
+    folder = out / INDEX_DIR
+    if damage == "truncated array":
+        path = folder / "co_tgt.npy"
+        path.write_bytes(path.read_bytes()[:-4])
+    elif damage == "missing array":
+        (folder / "terms_who.npy").unlink()
+    else:
+        (folder / "meta.json").write_text("{not json", encoding="utf-8")
+    assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"kg: {folder}") and line.endswith("; building it from the graph (once)")
+    assert "unreadable" in line and "Traceback" not in captured.err
+    assert captured.out == expected
+    assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # repaired
+
+
+def test_installed_kg_uses_the_stored_index(out):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import os
+
+    # The graph file keeps its size and time (the index's fingerprint) but is no pickle any more:
+    # the query must not read it.
+    graph = out / "graph.pickle"
+    st = graph.stat()
+    graph.write_bytes(b"\0" * st.st_size)
+    os.utime(graph, ns=(st.st_atime_ns, st.st_mtime_ns))
+    kg = Path(sys.executable).parent / "kg"
+    res = subprocess.run([str(kg), "related", str(out), "Renzhe Xu", "--top", "1"],
+                         capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(" 1. Yao Shu  (")
