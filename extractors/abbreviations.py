@@ -47,7 +47,9 @@ GREEK_LETTERS = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|varth
 # markdown links keep their text: "[CoIC](https://...)" reads "CoIC". Every branch starts with
 # a literal character ("\{|\}|\$|\*\**" for "[{}$]|\*+"), so ``re`` skips ahead to those.
 _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
-                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|mathbf|mathrm|mathit|mathtt|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**"
+                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|textsf|textrm|mathbf|mathrm|mathit|mathtt|mathbb|mathsf|mathfrak|mathscr|boldsymbol|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**"
+                     # (font commands around a letter are markup: "$\mathbb{D}^2$ Pruning" reads "D2 Pruning";
+                     # not \mathcal, the order notation "$\mathcal{O}(n)$" is no name)
                      # inside a name a superscript mark and a Greek letter's backslash are markup:
                      # "PILOT$^+$" reads "PILOT+", "G-$\Delta$UQ" reads "G-DeltaUQ", "$S^3$" reads "S3"
                      rf"|\^|\\(?=(?:{GREEK_LETTERS})(?![A-Za-z]))")
@@ -476,11 +478,12 @@ def _extend_title_case(cand: str, long: str, *, sentence_start: bool = False) ->
 
 def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: int, le: int,
                 text: str | None = None) -> Definition:
-    cls = ls
+    cls, css = ls, ss
     ss, se = view.span_to_orig(ss, se)
     ls, le = view.span_to_orig(ls, le)
     if text is not None and view.starts:
         ls = _open_markup_start(view, text, cls, ls, le)
+        ss = _open_markup_start(view, text, css, ss, se)  # "($\mathcal{I}$-EDL)" starts at "$"
     return Definition(short, long, ss, se, ls, le)
 
 

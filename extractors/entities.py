@@ -109,7 +109,9 @@ _W = r"(?<![\w.'’-])[A-Za-z0-9\u00C0-\u024F\u0370-\u03FF]\w*+(?:['’]\w++)*+"
 _NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+(?:\+\+?(?![\w+]))?"
 _NAME = rf"(?:{_NAME_WORD})"
 # A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
-_TITLE_PHRASE = r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5})"
+# A word may end in "+"/"++" ("GraphLite and GraphLite+": the clean view of "GraphLite$^+$").
+_TITLE_PHRASE = (r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5}"
+                 r"(?:\+\+?(?![\w+]))?)")
 
 _METHOD_HEADS = (
     "framework|frameworks|method|methods|approach|approaches|algorithm|algorithms|model|models|"
@@ -221,6 +223,19 @@ _POSSESSIVE_BEFORE = re.compile(r"\w['’]s?\s+(?:[$\\{]|\\\w+\{|\*)*$")
 # "Long Form (LF)" inside one emphasis
 _DEFINITION_INSIDE = re.compile(r"\S\s*\([A-Za-z][\w+-]{1,14}\)$")
 _PARTICIPLE = re.compile(r"[a-z](?:ed|en)$")
+# a name given to a new metric: "an automatic metric, X, that", "a novel measure called X"
+_METRIC_HEAD = re.compile(r"(?:metric|measure|score|statistic|criterion|index)s?", re.IGNORECASE)
+# the metric head ends its noun phrase ("a metric for ...", not "the metric scores", "score-based")
+_METRIC_END = re.compile(r"\s*(?:[,.;:()]|$)|\s+(?:for|of|that|which|to|based|designed|built|with|in|on|whose|"
+                         r"where|and|measuring|quantifying|capturing)\b")
+_METRIC_WORDS = ("metric", "measure", "score", "statistic", "criterion", "index")
+_METRIC_NAMED = re.compile(
+    rf"\b(?:[Aa]n?|new|novel)\s+(?:[\w-]+\s+){{0,3}}?(?:metric|measure|score|statistic|criterion|index)"
+    rf"(?:\s*,\s*(?:(?:called|named|dubbed|termed|coined)\s+)?|\s+(?:called|named|dubbed|termed|coined)\s+|\s*:\s*)"
+    rf"(?:``|[\"“])?(?P<name>{_NAME})(?=\s*[,.;:()]|\s+(?:that|which|to|for|is|as|with|and)\b)")
+# a colon and a sentence after an emphasised word: a label ("**WARNING**: This paper contains ...")
+_TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
+_NOTICE_AFTER = re.compile(r"\s*:\s*(?:This|These|The|Some|It|Our|All|Examples?|Contains?)\b")
 # a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
 _DATA_HEAD_AFTER = re.compile(r"(?:[\s}*$)]|\([^()]{1,20}\))*+(?:dataset|datasets|data set|benchmark|benchmarks|"
                               r"corpus|corpora|test suite|benchmark suite|testbed)\b", re.IGNORECASE)
@@ -257,7 +272,7 @@ _NAMED_LATER = re.compile(r"[^.;]{0,40}?\b(?:called|named|dubbed|termed|coined|n
 _LIST_NEXT = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:and|for|to|which|that|with|in|on)\b)")
 _APPOSITIVE = re.compile(
     rf"(?P<name>{_NAME})[\"”']?(?:\s*\([^()]{{1,20}}\))?\s*(?:,|:|--|—|–|\s-)\s*"
-    rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w()-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b",
+    rf"(?P<det>a|an|the|our)\s+(?P<mods>(?:[\w()-]+\s+){{0,6}}?)(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|{_NONE_HEADS})\b(?!-)",
     re.IGNORECASE,
 )
 # the appositive is found from its cheap anchor (", a", ": the", " -- an") and matched from the
@@ -315,6 +330,8 @@ _BENCH_SUFFIX = re.compile(
     r"|(?<![\w-])[A-Z][A-Za-z]+\w*-\d+(?:\.\d+)?[kKM]\b"
 )
 _VERSION_GLUED = re.compile(r"v?\d+(?:\.\d+)*$")
+# a version written as its own word after a name ("v0.02", "v2", "2.0")
+_VERSION_WORD = re.compile(r"[vV]\d+(?:\.\d+)*|\d+\.\d+")
 # a model with its size in billions of parameters ("Alpaca-30B", "Falcon-180B")
 _MODEL_SIZE_TOKEN = re.compile(r"[A-Z][\w.]*-\d+(?:\.\d+)?[Bb]")
 _SIZE = re.compile(r"[\s-](?:\d+(?:\.\d+)?[BMbm]|\d+x\d+[Bb])\b(?:-(?:Instruct|Chat|Base|it|hf))?")
@@ -435,7 +452,12 @@ _NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+
                              r"(?![a-z]+(?:ions|ments|ities|ances|ences|nesses|ures|ings)\b)[a-z]+s\b")
 #: rules strong enough for a name written with inline math
 _MATH_NAME_RULES = frozenset(("propose", "propose_head", "called", "appositive", "passive"))
-_MATH_NAME = re.compile(rf"(?:[\w+-]|\$|\^|\\(?:{GREEK_LETTERS})(?![A-Za-z]))+")
+# a font command around a letter is part of a math name ("$\\mathbb{D}^2$ Pruning", one span with its
+# markup); a capitalised word may follow the math ("Pruning")
+_MATH_FONT = r"\\(?:mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathscr|boldsymbol)\{"
+_MATH_NAME = re.compile(rf"(?:[\w+-]|\$|\^|{_MATH_FONT}|(?<=[\w^])\}}|\\(?:{GREEK_LETTERS})(?![A-Za-z]))+"
+                        rf"(?:\s[A-Z][\w-]*+){{0,2}}")
+_MATH_FONT_BEFORE = re.compile(rf"\$?{_MATH_FONT}$")
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
 
 
@@ -612,6 +634,7 @@ class EntityRecognizer:
         out: list[_Cand] = []
         gaz = self.gazetteer
         known_proposals: dict[str, set[str]] = defaultdict(set)
+        metric_names: set[str] = set()
 
         long_spans = [(d.long_start, d.long_end) for d in defs]
 
@@ -631,6 +654,11 @@ class EntityRecognizer:
             s, e = view.span_to_orig(cs, ce)
             name = ct[cs:ce]
             raw = text[s:e]
+            if s and text[s - 1] == "{":
+                fm = _MATH_FONT_BEFORE.search(text, max(0, s - 16), s)
+                if fm is not None:  # "$\\mathbb{D}^2$ Pruning": the span covers the opening markup
+                    s = fm.start()
+                    raw = text[s:e]
             if "$" in raw or "\\" in raw or "^" in raw or (s and text[s - 1] in "$\\"):
                 # a name written with inline math ("PILOT$^+$", "G-$\\Delta$UQ", "$S^3$") only right
                 # after a naming cue: elsewhere math is a variable ("the matrix $X^TX$")
@@ -693,6 +721,7 @@ class EntityRecognizer:
                         and not self._head_is_none(ct, ne) \
                         and not any(d.long_start <= view.to_orig(ns) < d.long_end for d in defs):
                     label = self._label_after(ct, ne) or METHOD
+                    ne = self._cut_at_tool(ct, ns, ne)
                     for ls, le in _list_items(ct, ns, ne):
                         add(ls, le, label, PROPOSED, "propose", 5, loose=True)
                     if _INDEFINITE_APPOSITION.match(ct, ne) and ns == a.start("name"):
@@ -799,6 +828,9 @@ class EntityRecognizer:
             head = m.group("head")
             label = _head_label(head)
             if label is None:
+                if _METRIC_HEAD.fullmatch(head) and m.group("det").lower() in ("a", "an") \
+                        and _METRIC_END.match(ct, m.end("head")):
+                    metric_names.add(entity_key(m.group("name")))  # "X, a new metric for ...": no entity
                 continue
             mods = m.group("mods") or ""
             if head.lower() == "suite" and "benchmark" in mods.lower():
@@ -917,11 +949,20 @@ class EntityRecognizer:
             direct = proposed or named
             proposed = proposed or named
             if label is None:
-                for n in (1, 2, 3):  # "scalable and effective implicit GNN (SEIGNN)", "... diffusion model (DDM)"
-                    if n <= len(long_words):
-                        tail = gaz.lookup(" ".join(long_words[-n:]))
+                # "scalable and effective implicit GNN (SEIGNN)", "... diffusion model (DDM)"; a
+                # Title-Case long form ending in a known benchmark ("Spiking Speech Commands (SSC)",
+                # "Noisy Speech Commands v2 (NSC)") is a named variant of that benchmark
+                tail_words = long_words[:-1] if len(long_words) > 2 and _VERSION_WORD.fullmatch(long_words[-1]) \
+                    else long_words
+                for n in (1, 2, 3):
+                    if n <= len(tail_words):
+                        tail = gaz.lookup(" ".join(tail_words[-n:]))
                         if tail is not None and tail.type == "method":
                             label = METHOD
+                            break
+                        if tail is not None and title_case and n < len(tail_words) \
+                                and not gaz.is_common_word(tail_words[-1]):
+                            label = BENCHMARK
                             break
             if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
                     and not long_words[0].endswith("ly") \
@@ -999,6 +1040,8 @@ class EntityRecognizer:
                 continue  # "*Long Form (LF)*": the abbreviation rule splits the two forms
             if inner[-1:] in ",;:" or inner.endswith(" ."):
                 continue  # "\textit{High Memory Usage,}": an emphasised clause (a listed issue), not a name
+            if " " not in inner and _NOTICE_AFTER.match(text, after):
+                continue  # "**WARNING**: This paper contains ...": a notice's label, not a name
             # an emphasised lower-case term used as a name before a head noun ("a *backdoor expert* model");
             # one participle or adjective is a property ("*smoothed* estimators")
             headed = not descriptive and 1 <= len(inner.split()) <= 4 and inner[:1].isalpha() \
@@ -1164,6 +1207,15 @@ class EntityRecognizer:
                 ce += 1  # "CFR+", "jackknife+", "HumanEval+": a named variant
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
             out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
+        # a name the abstract gives a metric ("we develop an automatic metric, X, that ..."; "X, a
+        # new measure of ...") is neither a method nor a benchmark (GUIDELINES), whichever rule
+        # found it (the title "X: ..." included); a known name keeps its gazetteer type
+        if any(w in ct for w in _METRIC_WORDS):
+            for mm in _METRIC_NAMED.finditer(ct):
+                metric_names.add(entity_key(mm.group("name")))
+        if metric_names:
+            out = [c for c in out if c.rule == "gazetteer"
+                   or entity_key(_strip_markup(text[c.start:c.end])) not in metric_names]
         own_known = {k for k, rules in known_proposals.items() if len(rules) >= 2}
         if own_known:
             for c in out:
@@ -1240,6 +1292,21 @@ class EntityRecognizer:
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
         return out
+
+    def _cut_at_tool(self, ct: str, ns: int, ne: int) -> int:
+        """End of a proposed name without a second name joined by a preposition.
+
+        "We design WebBot with Flan-T5, ...": a Title-Case phrase may hold a connector ("Mixture
+        of Experts"), but a coined first word followed by "with/via/on/for ..." and another name
+        (known, or coined) is the paper's system and what it is built with or applied to.
+        """
+        cm = _TOOL_CONNECTOR.match(ct, ns, ne)
+        if cm is None or not self.is_name(cm.group("first")):
+            return ne
+        rest = ct[cm.end():ne]
+        if self.gazetteer.lookup(rest) is not None or (" " not in rest and self.is_name(rest)):
+            return cm.end("first")
+        return ne
 
     def _modified_known(self, ct: str, pos: int) -> tuple[int, int] | None:
         """Span of "modifier(s) + known method" right after a proposal verb, or None.
@@ -1347,7 +1414,7 @@ class EntityRecognizer:
     def _head_is_none(self, ct: str, pos: int, *, clean: bool = True) -> bool:
         window = ct[pos:pos + 70]
         m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
-                     rf"({_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b", window, re.IGNORECASE)
+                     rf"({_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", window, re.IGNORECASE)
         return bool(m and _head_label(m.group(2)) is None)
 
     def _label_before(self, ct: str, pos: int, *, window: int = 60) -> str | None:
@@ -1435,7 +1502,7 @@ class EntityRecognizer:
         for c in accepted:
             surface = text[c.start:c.end]
             if "\n" not in surface and (not _MARKUP_CHARS.search(surface) or _MATH_NAME.fullmatch(surface)):
-                forms[surface] = _group_key(group, entity_key(surface))
+                forms[surface] = _group_key(group, entity_key(_strip_markup(surface)))
         for d in defs:
             k = _group_key(group, entity_key(d.long))
             if k in info:

@@ -1,0 +1,112 @@
+"""Round 3: causes of errors found on a fresh split (test5), fixed as general rules.
+
+Every sentence is invented for this file (no gold abstract is copied); each case stands for a
+cause that recurs on unseen abstracts, not for one paper: a notice label in emphasis, a name the
+abstract gives to a metric, a defined name ending in a known benchmark, a name with a "+"
+superscript or a math font, a name joined to the tool it is built with. Negative cases guard
+the precision of the same rules (the tests named "..._stays" / "..._do_not_remove_it" guard
+precision and pass without the new rules, except where a shared cause is noted).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+P, U = "proposed", "used"
+M, B = "method", "benchmark"
+TITLE = "Fast Widgets for Everyone"
+
+
+def _found(extract, text: str, title: str | None = TITLE) -> set[tuple[str, str, str]]:
+    return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
+
+
+def _names(extract, text: str, title: str | None = TITLE) -> set[str]:
+    return {e.name for e in extract(text, title)}
+
+
+def _mentions(extract, text: str, name: str, title: str | None = TITLE) -> list[str]:
+    (e,) = [e for e in extract(text, title) if e.name == name]
+    return [m.text for m in e.mentions if m.field == "abstract"]
+
+
+# ------------------------------------------------------------------ notices are not names
+@pytest.mark.parametrize("text", [
+    "We propose TileNet, a model for maps. Code is online.**CAUTION**: This paper contains offensive text.",
+    "We study jailbreaks of chat models with RedBench. **NOTE**: Some examples below are harmful.",
+])
+def test_an_emphasised_notice_label_is_no_name(extract, text: str) -> None:
+    assert not {n for n in _names(extract, text) if n.upper() in ("CAUTION", "NOTE")}
+
+
+def test_an_emphasised_name_before_a_colon_and_a_description_stays(extract) -> None:
+    text = r"We propose \textbf{FLAIR}: a framework that repairs bugs in programs."
+    assert (M, P, "FLAIR") in _found(extract, text)
+
+
+# ------------------------------------------------------------------ metrics are neither type
+@pytest.mark.parametrize("text, title", [
+    ("We collect human ratings of stories. We then develop an automatic metric, PlotScore, that counts "
+     "plot holes. PlotScore agrees with the raters.", "PlotScore: Judging Long Stories"),
+    ("To rate answers we propose a novel criterion called FairLens, which weighs groups equally.", TITLE),
+])
+def test_a_name_given_to_a_metric_is_no_entity(extract, text: str, title: str) -> None:
+    assert _found(extract, text, title) == set()
+
+
+@pytest.mark.parametrize("text, name", [
+    # "score-based" is a modifier, not the head noun "score"
+    ("We propose TideFlow, a score-based model for tides. TideFlow is fast.", "TideFlow"),
+    # "the metric scores" after the name: the name is not called a metric
+    ("We propose a novel TuneGAN approach. Based on TuneGAN, the metric scores of outputs can be set.", "TuneGAN"),
+])
+def test_metric_words_near_a_method_do_not_remove_it(extract, text: str, name: str) -> None:
+    assert (M, P, name) in _found(extract, text)
+
+
+# ------------------------------------------------------------------ a defined variant of a known benchmark
+def test_a_defined_long_form_ending_in_a_known_benchmark_is_a_benchmark(extract) -> None:
+    text = ("We test on the Noisy Speech Commands (NSC) and the Clean Speech Commands v2.1 (CSC) sets, "
+            "and compare with prior results on NSC.")
+    found = _found(extract, text)
+    assert (B, U, "Noisy Speech Commands") in found
+    assert (B, U, "Clean Speech Commands v2.1") in found
+    assert not any(name == "Speech Commands" for _t, _r, name in found)
+
+
+# ------------------------------------------------------------------ markup inside names
+def test_a_plus_superscript_makes_a_second_proposed_name(extract) -> None:
+    text = (r"We introduce GraphLite and GraphLite$^+$ for fast inference. GraphLite$^+$ adds "
+            r"correlations that GraphLite lacks.")
+    found = _found(extract, text)
+    assert (M, P, "GraphLite") in found
+    assert (M, P, "GraphLite+") in found
+    assert _mentions(extract, text, "GraphLite+") == [r"GraphLite$^+$", r"GraphLite$^+$"]
+
+
+def test_a_name_written_with_a_math_font_is_one_span(extract) -> None:
+    text = (r"We propose a novel sampling algorithm, $\mathbb{S}^3$ Sampling, that walks a graph. "
+            r"Then $\mathbb{S}^3$ Sampling picks diverse items.")
+    (e,) = [e for e in extract(text, TITLE) if e.role.value == P]
+    assert [m.text for m in e.mentions] == [r"$\mathbb{S}^3$ Sampling", r"$\mathbb{S}^3$ Sampling"]
+
+
+def test_an_acronym_written_with_a_math_font_keeps_its_markup(extract) -> None:
+    text = r"We propose Kernel Evidence Estimation ($\mathbb{K}$-EE), a novel method for uncertainty."
+    (e,) = [e for e in extract(text, TITLE) if e.role.value == P]
+    assert r"$\mathbb{K}$-EE" in [m.text for m in e.mentions]
+
+
+# ------------------------------------------------------------------ a name and the tool it is built with
+@pytest.mark.parametrize("text, own, tool", [
+    ("We design WebBot with Flan-T5, for grounded code generation, and a planner for long pages.", "WebBot", "Flan-T5"),
+    ("We build ChartPilot on GPT-4 to read plots.", "ChartPilot", "GPT-4"),
+])
+def test_a_coined_name_is_cut_before_the_tool_it_uses(extract, text: str, own: str, tool: str) -> None:
+    found = _found(extract, text)
+    assert (M, P, own) in found
+    assert (M, U, tool) in found
+
+
+def test_a_title_case_name_with_a_connector_stays_whole(extract) -> None:
+    assert (M, P, "Learning to Share") in _found(extract, "We propose Learning to Share, a method for teams.")
