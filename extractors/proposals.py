@@ -245,6 +245,8 @@ def _forward_region(text: str, pos: int, limit: int, stop: frozenset[str]) -> li
     for s, e, w in _words(text, pos, limit):
         if not _gap_ok(text, prev_end, s):
             break
+        if not any(ch.isalnum() for ch in w):
+            break  # a dash between words ends the phrase
         lw = w.lower()
         leading = all(x[2].lower() in _DETERMINERS for x in out)
         if lw in stop and lw not in _INNER and not (leading and lw in _DETERMINERS):
@@ -262,7 +264,7 @@ def _backward_region(text: str, pos: int, floor: int, stop: frozenset[str]) -> l
     out: list[tuple[int, int, str]] = []
     nxt = pos
     for s, e, w in reversed(words):
-        if not _gap_ok(text, e, nxt):
+        if not _gap_ok(text, e, nxt) or not any(ch.isalnum() for ch in w):
             break
         lw = w.lower()
         if lw in stop and lw not in _INNER:
