@@ -569,13 +569,20 @@ def score(cands: list[Candidate], model: dict[str, Any]) -> None:
         c.score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def _never(c: Candidate) -> bool:
+    """Phrases the annotation guidelines never make a method whatever the context: a stoplisted
+    name ("ANN", "PyTorch"), a learning paradigm ("X learning", rule 4), a known task or topic."""
+    f = c.features
+    return bool(f.get("stoplisted") or f.get("last_learning") or f.get("known_topic"))
+
+
 def select(text: str, cands: list[Candidate], rule_ranges: Sequence[tuple[int, int]],
            threshold: float) -> list[tuple[str, list[tuple[int, int]], float]]:
     """The names to add: the best candidate per cue above ``threshold``, none overlapping another
     chosen one or a rule span at any of its occurrences; ``[(name, occurrences, p), ...]``."""
     best: dict[int, Candidate] = {}
     for c in cands:
-        if c.score < threshold:
+        if c.score < threshold or _never(c):
             continue
         cur = best.get(c.group)
         if cur is None or (c.score, -c.start, c.end) > (cur.score, -cur.start, cur.end):
