@@ -142,6 +142,7 @@ class _Terms:
         self.row_ptr, self.cols, self.vals = row_ptr, cols, vals  # by author
         self.ptr, self.who, self.val = ptr, who, val  # by term
         self.vectors = _Vectors(self)
+        self.parts: tuple[np.ndarray, ...] | None = None
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = self.row_ptr[i], self.row_ptr[i + 1]
@@ -291,10 +292,18 @@ class RelatedIndex:
             V = max(len(vocab), 1)
             code, counts = np.unique(rows * V + cols, return_counts=True)
             rows, cols = code // V, code % V
-            vals = (1.0 + np.log(counts)) * idf[cols]
+            logs = 1.0 + np.log(counts)
+            vals = logs * idf[cols]
             norms = np.sqrt(np.bincount(rows, weights=vals * vals, minlength=len(self.authors)))
             norms[norms == 0] = 1.0
             self._terms = _Terms(vocab, rows, cols, vals / norms[rows], len(self.authors))
+            # What the weights are made of, for kg.related_index to store counts, not floats:
+            # (1 + log count) by count, the terms' idf and the authors' norms.
+            tab = np.zeros(int(counts.max(initial=0)) + 1)
+            tab[counts] = logs
+            if np.array_equal(tab[counts], logs):  # one value per count (no SIMD/scalar difference)
+                small = counts.astype(np.min_scalar_type(len(tab) - 1))
+                self._terms.parts = (small, tab, idf, norms)
         return self._terms
 
     def label(self, key: str) -> str:

@@ -80,7 +80,7 @@ class _Strings(Sequence):
     are too many to decode for a query that reads a few hundred of them."""
 
     def __init__(self, blob: np.ndarray, offs: np.ndarray) -> None:
-        self.blob, self.offs = blob, offs
+        self.raw, self.offs = memoryview(np.ascontiguousarray(blob)), offs
 
     def __len__(self) -> int:
         return len(self.offs) - 1
@@ -88,8 +88,12 @@ class _Strings(Sequence):
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        lo, hi = int(self.offs[i]), int(self.offs[i + 1])
-        return self.blob[lo:hi].tobytes().decode("utf-8", "surrogatepass")
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        i %= n
+        lo, hi = self.offs[i:i + 2].tolist()
+        return str(self.raw[lo:hi], "utf-8", "surrogatepass")
 
 
 def _csr(rows: Sequence[str], table: Mapping[str, Any], pos: Mapping[str, int] | None,
@@ -108,7 +112,7 @@ def _csr(rows: Sequence[str], table: Mapping[str, Any], pos: Mapping[str, int] |
         ptr[i + 1] = len(tgt)
     out = {"ptr": ptr, "tgt": np.array(tgt, dtype=np.int32)}
     if weighted:
-        out["w"] = np.array(wts, dtype=np.int64)
+        out["w"] = np.array(wts, dtype=np.int32)  # joint papers, papers with an item
     return out
 
 
@@ -196,12 +200,65 @@ def _tables(idx: _rel.RelatedIndex) -> dict[str, np.ndarray]:
     terms = idx.terms()
     out["terms_row_ptr"] = terms.row_ptr.astype(np.int64)
     out["terms_cols"] = terms.cols.astype(np.int32)
-    out["terms_vals"] = terms.vals.astype(np.float64)
     out["terms_ptr"] = terms.ptr.astype(np.int64)
-    out["terms_who"] = terms.who.astype(np.int32)
-    out["terms_val"] = terms.val.astype(np.float64)
     strings("vocab", terms.vocab)
+    out.update(_term_weights(terms))
     return out
+
+
+def _term_weights(terms: Any) -> dict[str, np.ndarray]:
+    """The weights as counts (2 bytes) and the position of each posting in author order (4),
+    instead of two float64 copies, when they recompute to the very same bits; else the floats."""
+    rows = np.repeat(np.arange(terms.n, dtype=np.int64), np.diff(terms.row_ptr))
+    perm = np.argsort(terms.cols, kind="stable")
+    if terms.parts is not None and np.array_equal(rows[perm], terms.who):
+        cnt, tab, idf, norms = terms.parts
+        again = _weights(tab, cnt, idf, terms.cols, norms, rows)
+        if np.array_equal(again, terms.vals) and np.array_equal(again[perm], terms.val):
+            return {"terms_cnt": cnt, "terms_tab": tab, "terms_idf": idf, "terms_norms": norms,
+                    "terms_perm": perm.astype(np.int32)}
+    return {"terms_vals": terms.vals.astype(np.float64), "terms_who": terms.who.astype(np.int32),
+            "terms_val": terms.val.astype(np.float64)}
+
+
+def _weights(tab: np.ndarray, cnt: np.ndarray, idf: np.ndarray, cols: np.ndarray, norms: np.ndarray,
+             rows: np.ndarray) -> np.ndarray:
+    # the operations of kg.related._Index.terms, in its order: (1 + log count) * idf, / norm
+    return tab[cnt] * idf[cols] / norms[rows]
+
+
+class _TermWeights:
+    """``vals[k]`` (author order) or, with ``perm``, ``val[k]`` (term order) of
+    :class:`kg.related._Terms`, computed from the stored counts for the postings read."""
+
+    def __init__(self, a: Mapping[str, np.ndarray], perm: bool = False) -> None:
+        self.cnt, self.tab, self.idf, self.norms = a["terms_cnt"], a["terms_tab"], a["terms_idf"], a["terms_norms"]
+        self.cols, self.row_ptr = a["terms_cols"], a["terms_row_ptr"]
+        self.perm = a["terms_perm"] if perm else None
+
+    def __len__(self) -> int:
+        return len(self.cnt)
+
+    def __getitem__(self, k: Any) -> np.ndarray:
+        if isinstance(k, slice):
+            k = np.arange(*k.indices(len(self)))
+        if self.perm is not None:
+            k = self.perm[k]
+        rows = np.searchsorted(self.row_ptr, k, side="right") - 1
+        return _weights(self.tab, self.cnt[k], self.idf, self.cols[k], self.norms, rows)
+
+
+class _TermAuthors:
+    """``who[k]``: the author of the ``k``-th posting in term order."""
+
+    def __init__(self, a: Mapping[str, np.ndarray]) -> None:
+        self.perm, self.row_ptr = a["terms_perm"], a["terms_row_ptr"]
+
+    def __len__(self) -> int:
+        return len(self.perm)
+
+    def __getitem__(self, k: Any) -> np.ndarray:
+        return np.searchsorted(self.row_ptr, self.perm[k], side="right") - 1
 
 
 def write_related_index(G: Any, folder: str | Path, *, key: str) -> dict[str, Any]:
@@ -283,9 +340,13 @@ class StoredIndex(_rel.RelatedIndex):
         self.n_items = np.diff(a["items_of_author_ptr"]).astype(np.float64)
         self.df_limit = int(meta["df_limit"])
         self._names = None
+        if "terms_cnt" in a:
+            vals, who, val = _TermWeights(a), _TermAuthors(a), _TermWeights(a, perm=True)
+        else:
+            vals, who, val = a["terms_vals"], a["terms_who"], a["terms_val"]
         self._terms = _rel._Terms.from_arrays(
-            _Strings(a["vocab_blob"], a["vocab_offs"]), a["terms_row_ptr"], a["terms_cols"], a["terms_vals"],
-            a["terms_ptr"], a["terms_who"], a["terms_val"], len(self.authors))
+            _Strings(a["vocab_blob"], a["vocab_offs"]), a["terms_row_ptr"], a["terms_cols"], vals,
+            a["terms_ptr"], who, val, len(self.authors))
 
     def label(self, key: str) -> str:
         i = self.pos.get(key)
@@ -337,7 +398,7 @@ def load_related_index(folder: str | Path, *, key: str | None = None) -> StoredI
             arr = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
             if arr.dtype.str != dtype or list(arr.shape) != shape:
                 raise ValueError(f"{name}.npy has {arr.dtype.str} {list(arr.shape)}, expected {dtype} {shape}")
-            arrays[name] = arr
+            arrays[name] = arr.view(np.ndarray)  # still the mapped pages; slices without np.memmap's overhead
         return StoredIndex(arrays, meta)
     except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
         raise StaleIndexError(f"{folder}: related-authors index unreadable ({e})") from None
