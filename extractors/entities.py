@@ -185,9 +185,13 @@ _AFTER_VERB_ADJ = re.compile(
     rf"(?=\s*(?:[,.;:(]|--|—|which|that|to|for|with|(?:variant|version|extension)s?\b|$))"
 )
 # "we propose a new CNN architecture TrajectoryNet, which ..."
+# (the name may be two all-capitals words: "a new detection method TOP-K RANK based on ..."; it ends
+# at punctuation, a relative or a participle clause)
 _AFTER_VERB_HEAD_BARE = re.compile(
-    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+(?P<name>{_NAME})"
-    rf"(?=\s*(?:[,.;:(]|which|that|to|for|with|and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
+    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
+    rf"(?P<name>(?-i:[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+\s[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+(?![\w-]))|{_NAME})"
+    rf"(?=\s*(?:[,.;:(]|which|that|whose|to|for|with|via|using|(?:based|built|designed|inspired)\s|"
+    rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
     re.IGNORECASE,
 )
 _CALLED = re.compile(
@@ -234,6 +238,11 @@ _METRIC_NAMED = re.compile(
     rf"(?:\s*,\s*(?:(?:called|named|dubbed|termed|coined)\s+)?|\s+(?:called|named|dubbed|termed|coined)\s+|\s*:\s*)"
     rf"(?:``|[\"“])?(?P<name>{_NAME})(?=\s*[,.;:()]|\s+(?:that|which|to|for|is|as|with|and)\b)")
 # a colon and a sentence after an emphasised word: a label ("**WARNING**: This paper contains ...")
+# "we propose two complementary frameworks for X: A and B."
+_COLON_HEAD = re.compile(
+    rf"\s+(?:(?:two|three|four|several|a\s+pair\s+of|a\s+family\s+of|a\s+suite\s+of)\s+|(?:a|an|the)\s+"
+    rf"(?:new\s+|novel\s+)?(?:set|family|suite|pair)\s+of\s+)(?:[\w-]+\s+){{0,3}}?"
+    rf"(?P<head>(?:{_METHOD_HEADS}|{_BENCH_HEADS})s?)\b(?!-)[^:;.\n]{{0,100}}?:\s+", re.IGNORECASE)
 _TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
 _NOTICE_AFTER = re.compile(r"\s*:\s*(?:This|These|The|Some|It|Our|All|Examples?|Contains?)\b")
 # a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
@@ -306,6 +315,8 @@ _BENCH_AFTER = re.compile(
 )
 # a list item that does not swallow the list's "and"/"or"
 _LIST_ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{1,2}}(?![a-z]){_NAME}|(?!(?:and|or|the)\b){_NAME})"
+_COLON_ITEMS = re.compile(rf"(?P<list>{_LIST_ITEM}(?:\s*,\s*(?:and\s+)?{_LIST_ITEM}){{0,4}}(?:,?\s+and\s+{_LIST_ITEM})?)"
+                          rf"\s*(?:[.;]|$)")
 _BENCH_BEFORE = re.compile(
     rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?|collections)\s*(?P<open>\(|,|:)?\s*"
     rf"(?P<trigger>such as|including|like|namely|e\.g\.,?|i\.e\.,?)?\s*(?:the\s+)?"
@@ -654,10 +665,12 @@ class EntityRecognizer:
             s, e = view.span_to_orig(cs, ce)
             name = ct[cs:ce]
             raw = text[s:e]
-            if s and text[s - 1] == "{":
+            if s and text[s - 1] == "{" and rule in _MATH_NAME_RULES:
                 fm = _MATH_FONT_BEFORE.search(text, max(0, s - 16), s)
                 if fm is not None:  # "$\\mathbb{D}^2$ Pruning": the span covers the opening markup
                     s = fm.start()
+                    while text.count("{", s, e) > text.count("}", s, e) and e < len(text) and text[e] == "}":
+                        e += 1  # and its closing brace ("$\\mathsf{READ}$")
                     raw = text[s:e]
             if "$" in raw or "\\" in raw or "^" in raw or (s and text[s - 1] in "$\\"):
                 # a name written with inline math ("PILOT$^+$", "G-$\\Delta$UQ", "$S^3$") only right
@@ -742,6 +755,8 @@ class EntityRecognizer:
                 add(h.start("name"), h.end("name"), label, PROPOSED, "propose_head", 5, loose=True)
                 if h.group("head").lower().endswith("s"):  # "two ... algorithms, SCALLION and SCAFCOM"
                     add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
+            for ls, le, lab in self._colon_list(ct, pend):
+                add(ls, le, lab, PROPOSED, "propose_head", 5)
             mk = self._modified_known(ct, pend)
             if mk is not None:
                 out.append(_Cand(*view.span_to_orig(*mk), METHOD, PROPOSED, "propose_variant", None, 5))
@@ -1135,7 +1150,7 @@ class EntityRecognizer:
             items = _list_items(ct, m.start("list"), m.end("list"))
             if m.group("trigger") is None:
                 # a bare list right after the head ("datasets SBU, UCF and ISTD"): two names at least
-                if m.group("open") == ":" or len(items) < 2:
+                if m.group("open") == ":" or len(items) < 2 and not self._coined_after_head(ct, m, items):
                     continue
             for ls, le in items:
                 le = self._trim_generic_tail(ct, ls, le)
@@ -1292,6 +1307,41 @@ class EntityRecognizer:
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
         return out
+
+    def _coined_after_head(self, ct: str, m: re.Match[str], items: list[tuple[int, int]]) -> bool:
+        """One coined name right after a singular data head: "the string dataset SyGuS." is named.
+
+        Only a mixed-case coined word (not an acronym, not a plain word: "dataset D1", "benchmark
+        tasks") that ends the noun phrase, and that no gazetteer entry types as a method.
+        """
+        if m.group("open") is not None or len(items) != 1 or ct[m.start():m.end()].split()[0].endswith("s"):
+            return False
+        a, b = items[0]
+        name = ct[a:b]
+        entry = self.gazetteer.lookup(name)
+        return " " not in name and _CAMEL.search(name) is not None and sum(c.isalpha() for c in name) >= 3 \
+            and not name.isupper() and self.is_name(name) and (entry is None or entry.type != "method") \
+            and _FOLLOWED_BY_PUNCT.match(ct, b) is not None
+
+    def _colon_list(self, ct: str, pend: int) -> list[tuple[int, int, str]]:
+        """Names listed after a colon that closes a proposal's plural head noun phrase.
+
+        "We propose two complementary frameworks for faster sampling: Twin Integrators and Split
+        Integrators." Every item must be a coined or Title-Case name no gazetteer knows, and the
+        list must end the sentence; otherwise nothing (a colon also introduces descriptions).
+        """
+        hm = _COLON_HEAD.match(ct, pend, min(len(ct), pend + 200))
+        if hm is None:
+            return []
+        lm = _COLON_ITEMS.match(ct, hm.end())
+        if lm is None:
+            return []
+        items = _list_items(ct, lm.start("list"), lm.end("list"))
+        if len(items) < 2 or any(not self.is_name(ct[a:b]) or self.gazetteer.lookup(ct[a:b]) is not None
+                                 for a, b in items):
+            return []
+        label = _head_label(hm.group("head")) or METHOD
+        return [(a, b, label) for a, b in items]
 
     def _cut_at_tool(self, ct: str, ns: int, ne: int) -> int:
         """End of a proposed name without a second name joined by a preposition.

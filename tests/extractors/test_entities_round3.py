@@ -110,3 +110,56 @@ def test_a_coined_name_is_cut_before_the_tool_it_uses(extract, text: str, own: s
 
 def test_a_title_case_name_with_a_connector_stays_whole(extract) -> None:
     assert (M, P, "Learning to Share") in _found(extract, "We propose Learning to Share, a method for teams.")
+
+
+def test_a_font_command_name_after_a_naming_cue_keeps_its_closing_markup(extract) -> None:
+    text = r"We propose a novel estimator called $\mathsf{LOOP}$, which reuses samples. Then $\mathsf{LOOP}$ is fast."
+    (e,) = [e for e in extract(text, TITLE) if e.role.value == P]
+    assert [m.text for m in e.mentions] == [r"$\mathsf{LOOP}$", r"$\mathsf{LOOP}$"]
+
+
+# ------------------------------------------------------------------ a name after the proposal's head noun
+@pytest.mark.parametrize("text, expected", [
+    # two all-capitals words, then a participle clause
+    ("We also introduce a new detection method TOP-K RANK based on a simple idea. TOP-K RANK needs no training.",
+     (M, P, "TOP-K RANK")),
+    # a relative clause with "whose"
+    ("We present a scalable sampler QuickHop whose cost is linear in the graph size.", (M, P, "QuickHop")),
+])
+def test_a_name_right_after_the_head_noun_of_a_proposal(extract, text: str, expected: tuple[str, str, str]) -> None:
+    assert expected in _found(extract, text)
+
+
+# ------------------------------------------------------------------ lists after a colon
+def test_names_listed_after_a_colon_closing_a_proposal_head(extract) -> None:
+    text = ("We propose two complementary frameworks for faster sampling in trained models: Twin Integrators "
+            "and Split Integrators. Twin integrators generalize DDIM.")
+    found = _found(extract, text)
+    assert {(M, P, "Twin Integrators"), (M, P, "Split Integrators"), (M, U, "DDIM")} <= found
+
+
+def test_three_new_benchmarks_after_a_colon_stay_proposed(extract) -> None:
+    text = "We introduce three new benchmarks: CodeHop, MathHop and LogicHop."
+    assert {(B, P, "CodeHop"), (B, P, "MathHop"), (B, P, "LogicHop")} <= _found(extract, text)
+
+
+@pytest.mark.parametrize("text", [
+    "We propose two methods for this problem: a greedy one and a sampling one.",
+    "We propose two models for vision: GPT-4 and Llama 2.",  # known names after a colon stay used
+])
+def test_a_colon_list_of_descriptions_or_known_names_is_not_proposed(extract, text: str) -> None:
+    assert not {n for _t, r, n in _found(extract, text) if r == P}
+
+
+# ------------------------------------------------------------------ one coined name after a data head
+def test_one_coined_name_after_a_singular_data_head_is_a_benchmark(extract) -> None:
+    text = "We verify it on the string transformation dataset SyGuS. Our method solves most of SyGuS."
+    assert (B, U, "SyGuS") in _found(extract, text)
+
+
+@pytest.mark.parametrize("text", [
+    "We split the dataset D1 into two halves.",
+    "We train on the benchmark tasks and report scores.",
+])
+def test_a_symbol_or_plain_word_after_a_data_head_is_no_benchmark(extract, text: str) -> None:
+    assert _found(extract, text) == set()
