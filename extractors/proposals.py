@@ -22,6 +22,16 @@ generalising. This component instead
    as a proposed method with every occurrence (title and abstract) as a mention (rule
    ``learned_proposal``).
 
+**Measured, it does not help** (``python bench/train_proposals.py``: leave-one-split-out
+cross-validation over the six development splits). The rules already find most proposed names of
+those splits; among the candidates no rule span overlaps, about 20 are gold proposed names and
+thousands are descriptive phrases the annotators did not mark (settings, phenomena, metrics,
+unnamed techniques), and the features do not separate them: the most precise threshold that adds
+any gold name adds 3 right and ~20 wrong ones, far from the 0.85 precision asked. So the shipped
+model has threshold 1.0 (no probability reaches it: the component adds nothing and skips its work)
+and the component is not part of :func:`extractors.pipeline.make_nlp`; pass a lower ``threshold``
+in its config to experiment.
+
 The component keeps no state between documents: its results are a plain list in
 ``doc.user_data[ITEMS_KEY]`` (it survives ``nlp.pipe(..., n_process=2)``) mirrored as spans in
 ``doc.spans[SPANS_KEY]``; :func:`proposals_from_doc` turns them into :class:`kg.records.Entity`.
@@ -118,8 +128,9 @@ _CUE_OUR = re.compile(r"\b(?:our|the proposed|a novel|an? new|the new|this novel
 _APPOSITIVE = re.compile(r",\s+(?:(?:a|an|the|which is a|which is an)\s+)(?:[\w\-]+\s+){0,4}?(?:"
                          + "|".join(sorted(_TYPE_HEADS - {"test", "tests", "tree", "trees"})) + r")\b",
                          re.IGNORECASE)
-_DASH_AFTER_HEAD = re.compile(r"\b(?:" + "|".join(sorted(_TYPE_HEADS)) + r")\s*(?:---|--|\u2014|\u2013|:)\s*",
-                              re.IGNORECASE)
+#: A dash or colon; :func:`generate` keeps those right after a type noun ("a novel algorithm --- X").
+_DASH = re.compile(r"\s*(?:---|--|\u2014|\u2013|:)\s*")
+_WORD_BEFORE = re.compile(r"(\w+)$")
 _EMPHASIS = re.compile(r"(?<![*\w])\*{1,2}([^*\n]{2,90}?)\*{1,2}(?![*\w])|\\(?:textit|textbf|emph|textsc)\{([^{}\n]{2,90})\}")
 
 
@@ -242,7 +253,8 @@ def _forward_region(text: str, pos: int, limit: int, stop: frozenset[str]) -> li
     and generic modifiers at the start are kept: candidates may skip them)."""
     out: list[tuple[int, int, str]] = []
     prev_end = pos
-    for s, e, w in _words(text, pos, limit):
+    for m in _WORD.finditer(text, pos, limit):
+        s, e, w = m.start(), m.end(), m.group()
         if not _gap_ok(text, prev_end, s):
             break
         if not any(ch.isalnum() for ch in w):
@@ -384,8 +396,10 @@ def generate(text: str) -> list[Candidate]:
     for m in _APPOSITIVE.finditer(text, abs_start):
         s0, _ = _sentence_bounds(text, m.start())
         add_region(_backward_region(text, m.start(), max(s0, abs_start), stop), "appositive", anchored_end=True)
-    for m in _DASH_AFTER_HEAD.finditer(text, abs_start):
-        add_region(_forward_region(text, m.end(), len(text), stop), "dash")
+    for m in _DASH.finditer(text, abs_start):
+        head = _WORD_BEFORE.search(text, max(abs_start, m.start() - 30), m.start())
+        if head and head.group(1).lower() in _TYPE_HEADS:
+            add_region(_forward_region(text, m.end(), len(text), stop), "dash")
     for m in _EMPHASIS.finditer(text, abs_start):
         gs, ge = (m.start(1), m.end(1)) if m.group(1) is not None else (m.start(2), m.end(2))
         add_region(_forward_region(text, gs, ge, frozenset()), "emphasis")
@@ -395,29 +409,25 @@ def generate(text: str) -> list[Candidate]:
                        for i in range(len(title_words) - n + 1)}
         title_set = set(title_words)
         aw = _words(text, abs_start, len(text))
+        low = [w.lower() for _s, _e, w in aw]
         i = 0
         while i < len(aw):
-            if aw[i][2].lower() not in title_set:
+            if low[i] not in title_set or low[i] in stop:
                 i += 1
                 continue
-            # the longest run of abstract words from i that is a title n-gram
-            best = 0
-            for n in range(min(MAX_WORDS, len(aw) - i), 0, -1):
-                seq = aw[i:i + n]
-                if all(_gap_ok(text, seq[k][1], seq[k + 1][0]) for k in range(n - 1)) and \
-                        tuple(w.lower() for _s, _e, w in seq) in title_grams:
-                    best = n
-                    break
-            if best >= 2 or (best == 1 and "-" in aw[i][2]):
-                region = [w for w in aw[i:i + best]]
-                # trim stop words at the edges
-                while region and region[0][2].lower() in stop:
-                    region = region[1:]
+            # the longest run of abstract words from i that is a title n-gram (the grams hold every
+            # prefix of a gram, so the run grows one word at a time)
+            best = 1
+            while (i + best < len(aw) and best < MAX_WORDS and _gap_ok(text, aw[i + best - 1][1], aw[i + best][0])
+                   and tuple(low[i:i + best + 1]) in title_grams):
+                best += 1
+            if (best >= 2 or "-" in aw[i][2]) and (low[i],) in title_grams:
+                region = aw[i:i + best]
                 while region and region[-1][2].lower() in stop:
                     region = region[:-1]
                 if region and not any(w[2].lower() in stop and w[2].lower() not in _INNER for w in region):
-                    add_region(region, "title", anchored_end=False)
-                i += max(best, 1)
+                    add_region(region, "title", anchored_end=True)  # the run and its tails
+                i += best
             else:
                 i += 1
     return out
@@ -562,10 +572,15 @@ def load_model(path: str = str(MODEL_PATH)) -> dict[str, Any]:
 
 def score(cands: list[Candidate], model: dict[str, Any]) -> None:
     """Set each candidate's probability (in place)."""
-    w = dict(zip(model["features"], model["weights"]))
+    w = model.get("_weight_map")
+    if w is None:
+        w = dict(zip(model["features"], model["weights"]))
     b = float(model["bias"])
     for c in cands:
-        z = b + sum(w.get(k, 0.0) * v for k, v in c.features.items())
+        z = b
+        for k, v in c.features.items():
+            if v:
+                z += w.get(k, 0.0) * v
         c.score = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -635,16 +650,18 @@ class ProposalScorer:
                  model: str | None = None, threshold: float | None = None) -> None:
         self.name = name
         self.spans_key = spans_key
-        self.model = load_model(model or str(MODEL_PATH))
+        loaded = load_model(model or str(MODEL_PATH))
+        self.model = dict(loaded, _weight_map=dict(zip(loaded["features"], loaded["weights"])))
         self.threshold = float(self.model["threshold"] if threshold is None else threshold)
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc_text(doc)
-        try:
-            items = propose(text, rule_ranges_of(doc), self.model, self.threshold,
-                            rules_proposed=rules_proposed_in(doc))
-        except Exception:  # tolerant inside the pipeline: an odd text yields nothing
-            items = []
+        items: list[tuple[str, list[tuple[int, int]], float]] = []
+        if self.threshold < 1.0:  # no probability reaches 1 (the logit is clipped): nothing to add
+            try:
+                items = propose(doc_text(doc), rule_ranges_of(doc), self.model, self.threshold,
+                                rules_proposed=rules_proposed_in(doc))
+            except Exception:  # tolerant inside the pipeline: an odd text yields nothing
+                items = []
         doc.user_data[ITEMS_KEY] = [[n, [list(o) for o in occ], p] for n, occ, p in items]
         spans = []
         for _n, occ, _p in items:
