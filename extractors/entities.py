@@ -243,6 +243,20 @@ _COLON_HEAD = re.compile(
     rf"\s+(?:(?:two|three|four|several|a\s+pair\s+of|a\s+family\s+of|a\s+suite\s+of)\s+|(?:a|an|the)\s+"
     rf"(?:new\s+|novel\s+)?(?:set|family|suite|pair)\s+of\s+)(?:[\w-]+\s+){{0,3}}?"
     rf"(?P<head>(?:{_METHOD_HEADS}|{_BENCH_HEADS})s?)\b(?!-)[^:;.\n]{{0,100}}?:\s+", re.IGNORECASE)
+# a version number written after a known model's name: "PaLM 2", "PaLM 2-(S, M, L)", "Gemini 1.5 and"
+_VERSION_AFTER = re.compile(
+    r" (?P<v>\d(?:\.\d)?)(?=-[A-Za-z(]|[,;:)]|\.(?!\d)|$|\s+(?!(?:times|layers|epochs|steps|hours|days|tokens|points|"
+    r"percent|orders|out|of|x|or|and\s+\d|to\s+\d|[A-Z]?\d)\b)[a-z(])")
+# one or two capitalised plain words right before a known name (and the word after it)
+_CAP_PREFIX = re.compile(r"(?<![\w-])(?:[A-Z][a-z]{2,} ){1,2}$")
+_CAP_AFTER = re.compile(r" [A-Z][a-z]")
+_WORD_BEFORE = re.compile(r"[^\s]+ +$")
+_NOT_PREFIX_WORDS = frozenset(
+    "traditional classical classic standard vanilla existing original conventional modern popular recent "
+    "lower upper left right first second third final foundation prior posterior total overall global local "
+    "large small big tiny deep shallow simple naive plain basic general generic novel new our the this that "
+    "these those both each all any some many most several multiple single using with from compared versus "
+    "unlike like via such also then thus finally however figure table section appendix equation".split())
 _TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
 _NOTICE_AFTER = re.compile(r"\s*:\s*(?:This|These|The|Some|It|Our|All|Examples?|Contains?)\b")
 # a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
@@ -1198,6 +1212,7 @@ class EntityRecognizer:
         # an acronym this abstract defines otherwise is not the gazetteer's ("SDS" = switching dynamical systems)
         own_shorts = {d.short.rstrip("s"): d.long for d in defs}
         matches = self.matcher_orth(doc) + self.matcher_lower(doc)
+        text_title_end = text.find("\n\n")
         entry_of = self._entry_of
         for match_id, s, e in matches:
             i = entry_of.get(match_id)
@@ -1220,8 +1235,16 @@ class EntityRecognizer:
                 label = METHOD
             elif ce < len(text) and text[ce] == "+" and (ce + 1 == len(text) or not text[ce + 1].isalnum()):
                 ce += 1  # "CFR+", "jackknife+", "HumanEval+": a named variant
+            elif label == METHOD and not surface[-1:].isdigit() and surface[:1].isupper():
+                vm = _VERSION_AFTER.match(text, ce)
+                if vm is not None:
+                    ce = vm.end("v")  # "PaLM 2", "Gemini 1.5": the version is part of the name (GUIDELINES)
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
             out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
+            if cs > text_title_end:
+                pm = self._title_case_prefix(text, cs, ce)
+                if pm is not None and not any(pm < le and ls < ce for ls, le in long_spans):  # a defined long form decides
+                    out.append(_Cand(pm, ce, label, USED, "gazetteer", None, 0))
         # a name the abstract gives a metric ("we develop an automatic metric, X, that ..."; "X, a
         # new measure of ...") is neither a method nor a benchmark (GUIDELINES), whichever rule
         # found it (the title "X: ..." included); a known name keeps its gazetteer type
@@ -1307,6 +1330,34 @@ class EntityRecognizer:
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
         return out
+
+    def _title_case_prefix(self, text: str, cs: int, ce: int) -> int | None:
+        """Start of a longer name made of capitalised words before a known one, or None.
+
+        Mid-sentence, one or two capitalised words right before a capitalised known name make a named variant
+        of it ("baselines like Erased Stable Diffusion", "applied to Phase Space Langevin
+        Diffusion", "Split CIFAR-100"). Not after another capitalised word or a bracket (part of
+        a longer run: "(Total Correlation VAE)"), not before one ("Frechet Inception Distance"),
+        not an evaluative or positional word ("Traditional PCA", "the Upper Transformer"), not a
+        known or stop name.
+        """
+        pm = _CAP_PREFIX.search(text, max(0, cs - 32), cs)
+        if pm is None or not text[cs:cs + 1].isupper() or _CAP_AFTER.match(text, ce) is not None:
+            return None
+        bm = _WORD_BEFORE.search(text, max(0, pm.start() - 30), pm.start())
+        prev = bm.group(0).rstrip() if bm is not None else ""
+        if not prev or prev[-1] in ".!?:;" or not (prev.endswith(",") or prev.islower()):
+            return None  # sentence start, a bracket, or another capitalised word ("Total Correlation VAE")
+        words = pm.group(0).split()
+        gaz = self.gazetteer
+        if any(w.lower() in _NOT_PREFIX_WORDS or _USED_MODS.fullmatch(w) or gaz.is_stop(w)
+               or gaz.lookup(w) is not None for w in words):
+            return None
+        known = text[cs:ce].split()
+        if any(gaz.lookup(" ".join(words[i:] + known[:j])) is not None
+               for i in range(len(words)) for j in range(1, len(known) + 1)):
+            return None  # "Stable Diffusion models", "Multilayer Perceptron": a known name starts in the prefix
+        return pm.start()
 
     def _coined_after_head(self, ct: str, m: re.Match[str], items: list[tuple[int, int]]) -> bool:
         """One coined name right after a singular data head: "the string dataset SyGuS." is named.

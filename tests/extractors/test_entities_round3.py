@@ -163,3 +163,34 @@ def test_one_coined_name_after_a_singular_data_head_is_a_benchmark(extract) -> N
 ])
 def test_a_symbol_or_plain_word_after_a_data_head_is_no_benchmark(extract, text: str) -> None:
     assert _found(extract, text) == set()
+
+
+# ------------------------------------------------------------------ versions and named variants of known names
+def test_a_version_number_after_a_known_model_is_part_of_its_name(extract) -> None:
+    text = ("We validate the method with PaLM 2-(S, M, L) and CLIP models. Gemini 1.5 and GPT-4 do well, "
+            "and we repeat each CLIP run 3 times.")
+    names = _names(extract, text)
+    assert {"PaLM 2", "Gemini 1.5", "CLIP", "GPT-4"} <= names
+    assert "PaLM" not in names and "CLIP 3" not in names
+
+
+@pytest.mark.parametrize("text, longer, shorter", [
+    ("Our method beats baselines like Erased Stable Diffusion on unsafe prompts.", "Erased Stable Diffusion",
+     "Stable Diffusion"),
+    ("Applied to Phase Space Langevin Diffusion on CIFAR-10, our sampler is fast.", "Phase Space Langevin Diffusion",
+     "Langevin diffusion"),
+])
+def test_capitalised_words_before_a_known_name_make_a_named_variant(extract, text: str, longer: str,
+                                                                  shorter: str) -> None:
+    names = _names(extract, text)
+    assert longer in names and shorter not in names
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Traditional PCA methods treat each view alike.", "PCA"),  # an evaluative word
+    ("Results. While GPT-4 is strong, it is slow.", "GPT-4"),  # a sentence start
+    ("We edit Stable Diffusion models for safety.", "Stable Diffusion"),  # another known name starts there
+    ("We motivate the beta-TCVAE (Total Correlation Variational Autoencoder) objective.", "VAE"),  # a longer run
+])
+def test_capitalised_words_that_do_not_name_a_variant(extract, text: str, name: str) -> None:
+    assert name in _names(extract, text)
