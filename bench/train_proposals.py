@@ -9,7 +9,10 @@ with numpy only.
 Leave-one-split-out cross-validation: for each split, train on the other five, run the
 component's selection on the held-out split with the fold's model and score the whole pipeline
 with and without it (entity level, with ``bench/eval_extraction.py``'s matching). The threshold
-is chosen on the pooled cross-validated results: the lowest one whose added names are at least
+is chosen on the pooled cross-validated results (pooled = the sum of the per-split counts; each
+split is consolidated on its own, as a fold is, so the pooled "without" figure can differ from
+``eval_extraction.py --split all`` in the third decimal, which consolidates the 402 abstracts
+together): the lowest one whose added names are at least
 ``--min-precision`` precise and that does not lower pooled method+benchmark F1.
 
 Usage::
