@@ -34,6 +34,11 @@ reason in words. For a query author ``a`` and a candidate ``c``::
 :data:`AUTHOR_WEIGHTS` were chosen with ``bench/linkpred.py`` on the ICML 2023 -> ICLR 2024 +
 ICML 2024 split and checked, held out, on NeurIPS 2018 -> ICML 2019 and ICLR 2024 -> ICML 2025 +
 COLM 2025 (figures in ``bench/RESULTS.md``).
+
+Everything the author side reads is in :class:`RelatedIndex`, derived once from the graph;
+``kg build`` also stores it in ``OUT/related/`` (:mod:`kg.related_index`), and the functions
+here that take a graph take that stored index as well, with the same results, so that a
+``kg related`` call does not load the graph.
 """
 
 from __future__ import annotations

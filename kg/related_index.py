@@ -207,18 +207,16 @@ def _tables(idx: _rel.RelatedIndex) -> dict[str, np.ndarray]:
 
 
 def _term_weights(terms: Any) -> dict[str, np.ndarray]:
-    """The weights as counts (2 bytes) and the position of each posting in author order (4),
-    instead of two float64 copies, when they recompute to the very same bits; else the floats."""
-    rows = np.repeat(np.arange(terms.n, dtype=np.int64), np.diff(terms.row_ptr))
-    perm = np.argsort(terms.cols, kind="stable")
-    if terms.parts is not None and np.array_equal(rows[perm], terms.who):
+    """The weights by term (read in bulk by every cosine) as they are, and the weights by
+    author (read one row at a time) as counts, 1 byte instead of 8, when they recompute to the
+    very same bits (else as floats too)."""
+    by_term = {"terms_who": terms.who.astype(np.int32), "terms_val": terms.val.astype(np.float64)}
+    if terms.parts is not None:
         cnt, tab, idf, norms = terms.parts
-        again = _weights(tab, cnt, idf, terms.cols, norms, rows)
-        if np.array_equal(again, terms.vals) and np.array_equal(again[perm], terms.val):
-            return {"terms_cnt": cnt, "terms_tab": tab, "terms_idf": idf, "terms_norms": norms,
-                    "terms_perm": perm.astype(np.int32)}
-    return {"terms_vals": terms.vals.astype(np.float64), "terms_who": terms.who.astype(np.int32),
-            "terms_val": terms.val.astype(np.float64)}
+        rows = np.repeat(np.arange(terms.n, dtype=np.int64), np.diff(terms.row_ptr))
+        if np.array_equal(_weights(tab, cnt, idf, terms.cols, norms, rows), terms.vals):
+            return by_term | {"terms_cnt": cnt, "terms_tab": tab, "terms_idf": idf, "terms_norms": norms}
+    return by_term | {"terms_vals": terms.vals.astype(np.float64)}
 
 
 def _weights(tab: np.ndarray, cnt: np.ndarray, idf: np.ndarray, cols: np.ndarray, norms: np.ndarray,
@@ -227,14 +225,13 @@ def _weights(tab: np.ndarray, cnt: np.ndarray, idf: np.ndarray, cols: np.ndarray
     return tab[cnt] * idf[cols] / norms[rows]
 
 
-class _TermWeights:
-    """``vals[k]`` (author order) or, with ``perm``, ``val[k]`` (term order) of
-    :class:`kg.related._Terms`, computed from the stored counts for the postings read."""
+class _RowWeights:
+    """``vals[lo:hi]`` of :class:`kg.related._Terms` (weights in author order), computed from
+    the stored counts for the postings read."""
 
-    def __init__(self, a: Mapping[str, np.ndarray], perm: bool = False) -> None:
+    def __init__(self, a: Mapping[str, np.ndarray]) -> None:
         self.cnt, self.tab, self.idf, self.norms = a["terms_cnt"], a["terms_tab"], a["terms_idf"], a["terms_norms"]
         self.cols, self.row_ptr = a["terms_cols"], a["terms_row_ptr"]
-        self.perm = a["terms_perm"] if perm else None
 
     def __len__(self) -> int:
         return len(self.cnt)
@@ -242,23 +239,9 @@ class _TermWeights:
     def __getitem__(self, k: Any) -> np.ndarray:
         if isinstance(k, slice):
             k = np.arange(*k.indices(len(self)))
-        if self.perm is not None:
-            k = self.perm[k]
+        k = np.asarray(k)
         rows = np.searchsorted(self.row_ptr, k, side="right") - 1
         return _weights(self.tab, self.cnt[k], self.idf, self.cols[k], self.norms, rows)
-
-
-class _TermAuthors:
-    """``who[k]``: the author of the ``k``-th posting in term order."""
-
-    def __init__(self, a: Mapping[str, np.ndarray]) -> None:
-        self.perm, self.row_ptr = a["terms_perm"], a["terms_row_ptr"]
-
-    def __len__(self) -> int:
-        return len(self.perm)
-
-    def __getitem__(self, k: Any) -> np.ndarray:
-        return np.searchsorted(self.row_ptr, self.perm[k], side="right") - 1
 
 
 def write_related_index(G: Any, folder: str | Path, *, key: str) -> dict[str, Any]:
@@ -340,13 +323,10 @@ class StoredIndex(_rel.RelatedIndex):
         self.n_items = np.diff(a["items_of_author_ptr"]).astype(np.float64)
         self.df_limit = int(meta["df_limit"])
         self._names = None
-        if "terms_cnt" in a:
-            vals, who, val = _TermWeights(a), _TermAuthors(a), _TermWeights(a, perm=True)
-        else:
-            vals, who, val = a["terms_vals"], a["terms_who"], a["terms_val"]
+        vals = _RowWeights(a) if "terms_cnt" in a else a["terms_vals"]
         self._terms = _rel._Terms.from_arrays(
             _Strings(a["vocab_blob"], a["vocab_offs"]), a["terms_row_ptr"], a["terms_cols"], vals,
-            a["terms_ptr"], who, val, len(self.authors))
+            a["terms_ptr"], a["terms_who"], a["terms_val"], len(self.authors))
 
     def label(self, key: str) -> str:
         i = self.pos.get(key)

@@ -125,7 +125,7 @@ def test_corrupt_index_falls_back_with_one_line(out, capsys, damage):
         path = folder / "co_tgt.npy"
         path.write_bytes(path.read_bytes()[:-4])
     elif damage == "missing array":
-        (folder / "terms_perm.npy").unlink()
+        (folder / "terms_who.npy").unlink()
     else:
         (folder / "meta.json").write_text("{not json", encoding="utf-8")
     assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
