@@ -257,6 +257,16 @@ _NOT_PREFIX_WORDS = frozenset(
     "large small big tiny deep shallow simple naive plain basic general generic novel new our the this that "
     "these those both each all any some many most several multiple single using with from compared versus "
     "unlike like via such also then thus finally however figure table section appendix equation".split())
+# modifiers that change an algorithm's mechanism (one or two, right before a known method): the
+# phrase names a variant ("linearized Laplace approximation", "two-timescale extragradient");
+# evaluative, size or setting words ("simple", "deep", "conditional", "weighted") are not in it
+_MECHANISM_MODS = re.compile(
+    r"(?<![\w-])(?:(?:generali[sz]ed|implicit|lineari[sz]ed|randomi[sz]ed|kerneli[sz]ed|discreti[sz]ed|"
+    r"precondition(?:ed|ing)|projected|proximal|optimistic|amorti[sz]ed|annealed|tempered|"
+    r"two-timescale|forward-looking|backward-looking|path-integrated|single-loop|double-loop|"
+    r"zeroth-order|lazy)\s){1,2}$")
+_MOD_PHRASE_END = re.compile(r"s?(?:\s*[,.;:()]|\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|to|for|that|which|with|and|or|"
+                             r"on|in|of|by|as|can|has|have|algorithms?|methods?|updates?|steps?|schemes?)\b|$)")
 _TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
 _NOTICE_AFTER = re.compile(r"\s*:\s*(?:This|These|The|Some|It|Our|All|Examples?|Contains?)\b")
 # a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
@@ -1241,6 +1251,14 @@ class EntityRecognizer:
                     ce = vm.end("v")  # "PaLM 2", "Gemini 1.5": the version is part of the name (GUIDELINES)
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
             out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
+            if label == METHOD and cs > 1 and text[cs - 1] == " " and not any(ls < ce and cs < le for ls, le in long_spans):
+                mm = _MECHANISM_MODS.search(text, max(0, cs - 50), cs)
+                if mm is not None and not gaz.is_stop(surface) \
+                        and (_MOD_PHRASE_END.match(text, ce) or _NAME_THEN_VERB.match(text, ce)) \
+                        and gaz.lookup(text[mm.start():ce]) is None:
+                    # "the linearized Laplace approximation", "implicit OMD", "forward-looking GFlowNet":
+                    # a mechanism modifier in front of a known algorithm names its own variant
+                    out.append(_Cand(mm.start(), ce, label, USED, "gazetteer", None, 0))
             if cs > text_title_end:
                 pm = self._title_case_prefix(text, cs, ce)
                 if pm is not None and not any(pm < le and ls < ce for ls, le in long_spans):  # a defined long form decides

@@ -194,3 +194,25 @@ def test_capitalised_words_before_a_known_name_make_a_named_variant(extract, tex
 ])
 def test_capitalised_words_that_do_not_name_a_variant(extract, text: str, name: str) -> None:
     assert name in _names(extract, text)
+
+
+# ------------------------------------------------------------------ a mechanism modifier before a known algorithm
+@pytest.mark.parametrize("text, variant, base", [
+    ("We add lower bounds to the linearized Laplace approximation of the marginal likelihood.",
+     "linearized Laplace approximation", "Laplace approximation"),
+    ("The analysis also covers implicit OMD, with the same cost.", "implicit OMD", "online mirror descent"),
+    ("The recently developed forward-looking GFlowNet reparameterizes the flows.", "forward-looking GFlowNet",
+     "GFlowNet"),
+])
+def test_a_mechanism_modifier_names_a_variant_of_a_known_algorithm(extract, text: str, variant: str,
+                                                                   base: str) -> None:
+    names = _names(extract, text)
+    assert variant in names and base not in names
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We train conditional diffusion models on faces.", "diffusion model"),  # a setting, not a mechanism
+    ("A simple gradient descent scheme suffices.", "gradient descent"),  # an evaluative word
+])
+def test_other_modifiers_leave_the_known_name(extract, text: str, name: str) -> None:
+    assert name in _names(extract, text)
