@@ -1,4 +1,4 @@
-"""Train the learned proposal scorer (:mod:`extractors.proposals`) and measure it honestly.
+"""Train the learned proposal scorer (``bench/learned_proposals.py``) and measure it honestly.
 
 The training set is every candidate phrase the generator finds in the gold development splits
 (``tests/gold/{dev,test,test2,test3,test4,test5}.jsonl``); a candidate is positive when its
@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from eval_extraction import DEV_SPLITS, _keys, _load_gold, _load_records, _match, _pred_entities, _prf  # noqa: E402
 
-from extractors import proposals as P  # noqa: E402
+import learned_proposals as P  # noqa: E402
 from extractors.pipeline import _join, _split_mention, consolidate, extract_raw, make_nlp  # noqa: E402
 from kg.text import match_key  # noqa: E402
 

@@ -16,7 +16,7 @@ generalising. This component instead
    stands relative to the cue, determiners and type nouns around it, word shapes, length,
    repetitions, title overlap, generic-word lists of ``extractors/data``), with weights trained
    on the project's hand-annotated gold abstracts by ``bench/train_proposals.py`` and shipped in
-   ``extractors/data/proposals_model.json``;
+   ``bench/learned_proposals_model.json``;
 3. **adds** the best candidate of each cue whose probability passes the model's threshold and
    none of whose occurrences overlaps a span the rules produced (``doc.spans["paperkg_entities"]``),
    as a proposed method with every occurrence (title and abstract) as a mention (rule
@@ -29,8 +29,9 @@ thousands are descriptive phrases the annotators did not mark (settings, phenome
 unnamed techniques), and the features do not separate them: the most precise threshold that adds
 any gold name adds 3 right and ~20 wrong ones, far from the 0.85 precision asked. So the shipped
 model has threshold 1.0 (no probability reaches it: the component adds nothing and skips its work)
-and the component is not part of :func:`extractors.pipeline.make_nlp`; pass a lower ``threshold``
-in its config to experiment.
+and the component is not part of :func:`extractors.pipeline.make_nlp` nor of the installed
+package: it lives in ``bench/`` as the record of an experiment. Import this module (with ``bench/``
+on ``sys.path``) and pass a lower ``threshold`` in its config to experiment.
 
 The component keeps no state between documents: its results are a plain list in
 ``doc.user_data[ITEMS_KEY]`` (it survives ``nlp.pipe(..., n_process=2)``) mirrored as spans in
@@ -58,8 +59,11 @@ from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
 from kg.text import match_key
 
-DATA = Path(__file__).resolve().parent / "data"
-MODEL_PATH = DATA / "proposals_model.json"
+import extractors  # noqa: E402
+
+#: The word lists of the extractors (stoplist, tasks, topics, gazetteer).
+DATA = Path(extractors.__file__).resolve().parent / "data"
+MODEL_PATH = Path(__file__).resolve().parent / "learned_proposals_model.json"
 
 SPANS_KEY = "paperkg_proposals"
 #: ``doc.user_data`` key: [[name, [[start, end], ...], probability], ...] in text order.
