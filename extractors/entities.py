@@ -1250,6 +1250,9 @@ class EntityRecognizer:
                 if vm is not None:
                     ce = vm.end("v")  # "PaLM 2", "Gemini 1.5": the version is part of the name (GUIDELINES)
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
+            if canonical is None and text[cs:ce] == surface and entity_key(surface) in (
+                    entity_key(entry.name) + "s", entity_key(entry.name) + "es"):
+                canonical = entry.name  # a plural the matcher knows but lookup does not ("Laplace approximations")
             out.append(_Cand(cs, ce, label, USED, "gazetteer", canonical, 0))
             if label == METHOD and cs > 1 and text[cs - 1] == " " and not any(ls < ce and cs < le for ls, le in long_spans):
                 mm = _MECHANISM_MODS.search(text, max(0, cs - 50), cs)

@@ -216,3 +216,9 @@ def test_a_mechanism_modifier_names_a_variant_of_a_known_algorithm(extract, text
 ])
 def test_other_modifiers_leave_the_known_name(extract, text: str, name: str) -> None:
     assert name in _names(extract, text)
+
+
+def test_a_plural_of_a_known_multiword_name_is_the_same_entity(extract) -> None:
+    text = "We attribute outputs with Shapley values. Computing one Shapley value is costly."
+    (e,) = [e for e in extract(text, TITLE) if e.name.lower().startswith("shapley")]
+    assert [m.text for m in e.mentions] == ["Shapley values", "Shapley value"]
