@@ -66,6 +66,18 @@ def _found(entities) -> set[tuple[str, str, str]]:
     ("Keyword spotting accuracy is measured on Google Speech Commands.", "benchmark", "Google Speech Commands"),
     ("Disentanglement is scored on dSprites, MPI3D and Cars3D.", "benchmark", "MPI3D"),
     ("Word problems come from MAWPS and from TabMWP.", "benchmark", "MAWPS"),
+    ("Tabular baselines are fitted on Spambase and Ionosphere.", "benchmark", "Spambase"),
+    ("Regression error is reported on Abalone and Bike Sharing.", "benchmark", "Bike Sharing"),
+    ("The speech encoder is pretrained on WenetSpeech and KsponSpeech.", "benchmark", "KsponSpeech"),
+    # named numerical, operations-research and statistical procedures (round 3, second list)
+    ("The master problem is solved by Benders decomposition at every node.", "method", "Benders decomposition"),
+    ("Totals are estimated with the Horvitz-Thompson estimator from the sampled units.",
+     "method", "Horvitz-Thompson estimator"),
+    ("The flow field is discretised by the lattice Boltzmann method.", "method", "lattice Boltzmann method"),
+    ("Protein sequences are aligned with Needleman-Wunsch before scoring.", "method", "Needleman-Wunsch"),
+    # coined names of 2022-2024 methods used as baselines (round 3, third list)
+    ("Routing follows Expert Choice routing with capacity two.", "method", "Expert Choice routing"),
+    ("Expert layers follow Soft MoE with two slots per expert.", "method", "Soft MoE"),
 ])
 def test_used_established_name_is_found(extract, text: str, etype: str, name: str) -> None:
     assert (etype, name, "used") in _found(extract(text))
