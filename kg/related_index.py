@@ -95,6 +95,12 @@ class _Strings(Sequence):
         lo, hi = self.offs[i:i + 2].tolist()
         return str(self.raw[lo:hi], "utf-8", "surrogatepass")
 
+    def many(self, ids: np.ndarray) -> list[str]:
+        """The strings at ``ids``."""
+        raw = self.raw
+        return [str(raw[lo:hi], "utf-8", "surrogatepass")
+                for lo, hi in zip(self.offs[ids].tolist(), self.offs[np.asarray(ids) + 1].tolist())]
+
 
 def _csr(rows: Sequence[str], table: Mapping[str, Any], pos: Mapping[str, int] | None,
          weighted: bool = False) -> dict[str, np.ndarray]:
@@ -267,8 +273,8 @@ def write_related_index(G: Any, folder: str | Path, *, key: str) -> dict[str, An
         os.replace(tmp, path)  # a reader holding the old file mapped keeps it
         arrays[name] = [arr.dtype.str, list(arr.shape)]
         size += path.stat().st_size
-    meta = {"format": INDEX_FORMAT, "code": code_fingerprint(), "graph": key,
-            "signature": list(idx.signature), "df_limit": idx.df_limit, "authors": len(idx.authors), "arrays": arrays, "bytes": size}
+    meta = {"format": INDEX_FORMAT, "code": code_fingerprint(), "graph": key, "signature": list(idx.signature),
+            "df_limit": idx.df_limit, "authors": len(idx.authors), "arrays": arrays, "bytes": size}
     with atomic_write(folder / _META) as fh:
         json.dump(meta, fh, indent=1)
     return meta

@@ -82,13 +82,16 @@ def test_related_needs_name_or_paper(out):
     assert res.exit_code == 2 and "give an author NAME or --paper ID" in res.output
 
 
+REBUILT = "; building it from the graph (once)"
+
+
 def test_missing_index_is_built_once_with_one_line(graph_only, capsys):
     expected = None
     for run in range(2):
         assert main(["related", str(graph_only), "Renzhe Xu", "--json"]) == 0
         captured = capsys.readouterr()
         if run == 0:
-            assert captured.err == f"kg: {graph_only / INDEX_DIR}: no related-authors index; building it from the graph (once)\n"
+            assert captured.err == f"kg: {graph_only / INDEX_DIR}: no related-authors index{REBUILT}\n"
             expected = captured.out
         else:
             assert captured.err == "" and captured.out == expected  # answered from the stored index
@@ -111,7 +114,7 @@ def test_index_of_an_older_graph_is_rebuilt(out, capsys):
     ws.save_graph(G)  # a new graph file: the stored index is of the old one
     assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
     captured = capsys.readouterr()
-    assert captured.err == f"kg: {out / INDEX_DIR}: related-authors index of an older graph.pickle; building it from the graph (once)\n"
+    assert captured.err == f"kg: {out / INDEX_DIR}: related-authors index of an older graph.pickle{REBUILT}\n"
     assert "Bo Chen" in expected and "Bo Chen" not in captured.out
     assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
     assert capsys.readouterr().err == ""
@@ -131,7 +134,7 @@ def test_corrupt_index_falls_back_with_one_line(out, capsys, damage):
     assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
     captured = capsys.readouterr()
     (line,) = captured.err.splitlines()
-    assert line.startswith(f"kg: {folder}") and line.endswith("; building it from the graph (once)")
+    assert line.startswith(f"kg: {folder}") and line.endswith(REBUILT)
     assert "unreadable" in line and "Traceback" not in captured.err
     assert captured.out == expected
     assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
