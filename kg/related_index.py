@@ -219,8 +219,10 @@ def _term_weights(terms: Any) -> dict[str, np.ndarray]:
     by_term = {"terms_who": terms.who.astype(np.int32), "terms_val": terms.val.astype(np.float64)}
     if terms.parts is not None:
         cnt, tab, idf, norms = terms.parts
-        rows = np.repeat(np.arange(terms.n, dtype=np.int64), np.diff(terms.row_ptr))
-        if np.array_equal(_weights(tab, cnt, idf, terms.cols, norms, rows), terms.vals):
+        rows = np.repeat(np.arange(terms.n, dtype=np.int32), np.diff(terms.row_ptr))
+        step = 1 << 22  # checked in slices: five temporaries of every weight at once weigh 1 GB at 100k papers
+        if all(np.array_equal(_weights(tab, cnt[k:k + step], idf, terms.cols[k:k + step], norms, rows[k:k + step]),
+                              terms.vals[k:k + step]) for k in range(0, len(cnt), step)):
             return by_term | {"terms_cnt": cnt, "terms_tab": tab, "terms_idf": idf, "terms_norms": norms}
     return by_term | {"terms_vals": terms.vals.astype(np.float64)}
 
