@@ -1,4 +1,9 @@
-"""``kg related OUT/ NAME`` (or ``--paper ID``): related authors or papers, with reasons."""
+"""``kg related OUT/ NAME`` (or ``--paper ID``): related authors or papers, with reasons.
+
+Authors are answered from the index ``kg build`` stores in ``OUT/related/`` (a few seconds at
+100k papers, without loading the graph); a build without a current index gets one, made from
+the graph on the first call (a one-line note on stderr says so).
+"""
 
 from __future__ import annotations
 
