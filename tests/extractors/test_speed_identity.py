@@ -1,0 +1,124 @@
+"""The speed-ups of the extraction pipeline change no result.
+
+Each optimised piece is compared with the plain thing it replaces, on hand-written inputs and
+(where cheap) exhaustively; no timings here (those are in ``bench/bench_extract.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.attrs import IDS
+
+from extractors.pipeline import LEXEME_ATTRS, _EnglishInfixFinditer, _EnglishSuffixSearch, make_nlp
+
+EXTRACTORS = Path(__file__).resolve().parents[2] / "extractors"
+
+#: Strings shaped like what spaCy's tokenizer asks its affix rules about: words, numbers with
+#: units, punctuation runs, dots, dashes, quotes, brackets, URLs, LaTeX, non-Latin letters.
+AFFIX_CASES = [
+    "", "a", "models", "model.", "model..", "model...", "etc.", "U.S.", "e.g.,", "i.e.", "(LLMs)",
+    "GPT-4", "GPT-4.", "10km", "10km.", "3.5x", "99%", "$5", "5$", "5€", "1,000", "2-3", "x^2",
+    "a/b", "a:b", "a=b", "a<b", "word's", "word’s", "Word'S", "'quoted'", "\"q\"", "«q»", "q)",
+    "q]", "q};", "...", "..", ".", "…", "word…", "a--b", "a—b", "a–b", "a~b", "Ph.D.", "No.",
+    "°C.", "5°C", "5°C.", "AB.", "aB.", "Zürich.", "Ωmega.", "中文。", "x\n", "x..\n", "\n\n",
+    "tab\t", "https://example.org/a.b", "arXiv:2101.00001.", "$\\mathbb{R}^d$.", "f(x).",
+    "**bold**", "<b>x</b>", "&amp;", "#tag", "@user", "x+y", "x*y", "1+1", "1-1", "a-1",
+    "SOTA:", "A.I.", "ACL'23", "2023).", "[12].", "O(n log n).", "k-NN", "--", "---", "——",
+]
+
+
+@pytest.fixture(scope="module")
+def english() -> spacy.language.Language:
+    return spacy.blank("en")
+
+
+def test_suffix_search_is_spacys(english) -> None:
+    plain = english.tokenizer.suffix_search.__self__
+    fast = make_nlp().tokenizer.tokenizer.suffix_search
+    assert isinstance(fast.__self__, _EnglishSuffixSearch)
+    for case in AFFIX_CASES + [c + "s" for c in AFFIX_CASES] + ["x" * 20 + c for c in AFFIX_CASES]:
+        a, b = plain.search(case), fast(case)
+        assert (a and a.span()) == (b and b.span()), case
+
+
+def test_infix_finditer_is_spacys(english) -> None:
+    plain = english.tokenizer.infix_finditer.__self__
+    fast = make_nlp().tokenizer.tokenizer.infix_finditer
+    assert isinstance(fast.__self__, _EnglishInfixFinditer)
+    for case in AFFIX_CASES + ["ab" + c + "cd" for c in AFFIX_CASES]:
+        assert [m.span() for m in plain.finditer(case)] == [m.span() for m in fast(case)], case
+
+
+def test_no_letter_or_digit_is_an_infix(english) -> None:
+    """Why the infix shortcut holds: no letter or digit, in any letter/digit context, is split off."""
+    rx = english.tokenizer.infix_finditer.__self__
+    contexts = ["", "a", "A", "1", "é", "Ж", "α", "中"]
+    alnum = "".join(chr(cp) for cp in range(0x110000) if chr(cp).isalnum())
+    for left in contexts:
+        for right in contexts:
+            # one string per context pair: a match anywhere would show up
+            joined = right.join(left + c for c in alnum) + right
+            assert next(rx.finditer(joined), None) is None, (left, right)
+
+
+def test_tokens_are_spacys(english) -> None:
+    nlp = make_nlp()
+    text = " ".join(AFFIX_CASES) + "\n\nWe fine-tune GPT-4 (OpenAI, 2023) on 10k examples... It works!"
+    ours = [(t.text, t.idx, t.whitespace_, t.lower_) for t in nlp.make_doc(text)]
+    theirs = [(t.text, t.idx, t.whitespace_, t.lower_) for t in english.make_doc(text)]
+    assert ours == theirs
+
+
+def test_serialised_tokenizer_keeps_spacys_patterns(english) -> None:
+    tok = make_nlp().tokenizer.tokenizer
+    fresh = spacy.blank("en").tokenizer.from_bytes(tok.to_bytes())
+    assert fresh.suffix_search.__self__.pattern == english.tokenizer.suffix_search.__self__.pattern
+    assert fresh.infix_finditer.__self__.pattern == english.tokenizer.infix_finditer.__self__.pattern
+
+
+#: Token/Lexeme attributes backed by a lexical attribute getter that make_nlp drops.
+_DROPPED = {name.lower() for name in IDS if name in {
+    "IS_ALPHA", "IS_ASCII", "IS_DIGIT", "IS_LOWER", "IS_PUNCT", "IS_SPACE", "IS_TITLE", "IS_UPPER",
+    "LIKE_URL", "LIKE_NUM", "LIKE_EMAIL", "IS_STOP", "IS_BRACKET", "IS_QUOTE", "IS_LEFT_PUNCT",
+    "IS_RIGHT_PUNCT", "IS_CURRENCY", "NORM", "SHAPE", "PREFIX", "SUFFIX", "LANG"}}
+
+
+def test_blank_pipeline_computes_only_the_lexical_attributes_it_reads() -> None:
+    nlp = make_nlp()
+    assert set(nlp.vocab.lex_attr_getters) == {IDS[a] for a in LEXEME_ATTRS}
+    doc = nlp.make_doc("Deep Q-Networks")
+    assert [t.lower_ for t in doc] == ["deep", "q", "-", "networks"]
+
+
+def _attribute_reads(path: Path) -> set[str]:
+    """Attribute names read in ``path`` (``x.is_punct``, ``x.norm_``), and Matcher attr strings.
+
+    Called attributes (``gazetteer.is_stop(w)``, ``text.lower()``) are methods, not the
+    token properties that lexical attributes back.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in called:
+            out.add(node.attr.rstrip("_").lower())
+        elif isinstance(node, ast.keyword) and node.arg == "attr" and isinstance(node.value, ast.Constant):
+            out.add(str(node.value.value).lower())
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[A-Z_]+", node.value):
+            out.add(node.value.lower())  # "IS_PUNCT" in a Matcher pattern
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(EXTRACTORS.glob("*.py")), ids=lambda p: p.name)
+def test_extractor_code_reads_no_dropped_lexical_attribute(path: Path) -> None:
+    """make_nlp() skips spaCy's lexical attribute getters but LOWER: a rule reading
+    ``token.is_punct`` or ``like_num`` would silently get False. Read ``token.text`` instead,
+    or add the attribute to ``extractors.pipeline.LEXEME_ATTRS``."""
+    allowed = {a.lower() for a in LEXEME_ATTRS}
+    reads = _attribute_reads(path) & (_DROPPED - allowed)
+    assert not reads, f"{path.name} reads {sorted(reads)}"
