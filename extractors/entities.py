@@ -267,6 +267,8 @@ _MECHANISM_MODS = re.compile(
     r"zeroth-order|lazy)\s){1,2}$")
 _MOD_PHRASE_END = re.compile(r"s?(?:\s*[,.;:()]|\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|to|for|that|which|with|and|or|"
                              r"on|in|of|by|as|can|has|have|algorithms?|methods?|updates?|steps?|schemes?)\b|$)")
+# between two coordinated definitions: "X (ABC) and Y (DEF)", "X (ABC), Y (DEF)"
+_DEF_COORD = re.compile(r"\)\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:the\s+)?")
 _TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
 _NOTICE_AFTER = re.compile(r"\s*:\s*(?:This|These|The|Some|It|Our|All|Examples?|Contains?)\b")
 # a data head noun right after a name or its "(ABC)": "the \textit{X} dataset", "X (ABC) corpus"
@@ -964,11 +966,16 @@ class EntityRecognizer:
         untyped_shorts: set[str] = set()
         proposal_orig = [view.to_orig(p) for p in proposal_ends]  # sorted, as the matches were
         unnamed_orig = [view.to_orig(p) for p in unnamed]
-        for d in defs:
+        bench_defs = self._benchmark_defs(text, defs)
+        for di, d in enumerate(defs):
             long_words = d.long.split()
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
             head = long_words[-1] if long_words else ""
             label = _abbreviation_label(d.long, title_case)
+            if label is None and title_case and not _FIELD_END.search(d.long) and (
+                    di + 1 < len(defs) and di + 1 in bench_defs and _DEF_COORD.fullmatch(text, d.short_end, defs[di + 1].long_start)
+                    or di > 0 and di - 1 in bench_defs and _DEF_COORD.fullmatch(text, defs[di - 1].short_end, d.long_start)):
+                label = BENCHMARK  # "in Level-based Foraging (LBF) and StarCraft Multi-agent Challenge (SMAC)"
             if "-to-" in d.long and d.long[:1].islower():
                 continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
             if label is None and (not title_case or _FIELD_END.search(d.long)):
@@ -1350,6 +1357,18 @@ class EntityRecognizer:
                     s, e = view.span_to_orig(ps, pe)
                     out.append(_Cand(s, e, label, PROPOSED, "title_echo", None, 3))
                     break
+        return out
+
+    def _benchmark_defs(self, text: str, defs: list[Definition]) -> set[int]:
+        """Indices of the definitions that name a benchmark by their head noun or the gazetteer."""
+        out = set()
+        for i, d in enumerate(defs):
+            words = d.long.split()
+            title_case = sum(w[:1].isupper() for w in words) >= max(2, len(words) - 1)
+            entry = self.gazetteer.lookup(d.long) or self.gazetteer.lookup(d.short)
+            if (entry is not None and entry.type == "benchmark") if entry is not None \
+                    else _abbreviation_label(d.long, title_case) == BENCHMARK:
+                out.add(i)
         return out
 
     def _title_case_prefix(self, text: str, cs: int, ce: int) -> int | None:

@@ -222,3 +222,16 @@ def test_a_plural_of_a_known_multiword_name_is_the_same_entity(extract) -> None:
     text = "We attribute outputs with Shapley values. Computing one Shapley value is costly."
     (e,) = [e for e in extract(text, TITLE) if e.name.lower().startswith("shapley")]
     assert [m.text for m in e.mentions] == ["Shapley values", "Shapley value"]
+
+
+# ------------------------------------------------------------------ coordinated definitions share a type
+def test_a_defined_name_coordinated_with_a_defined_benchmark_is_a_benchmark(extract) -> None:
+    text = ("We show in Pixel Herding World (PHW) and the Coral Reef Navigation Benchmark (CRNB) that the agent "
+            "learns fast. On PHW it needs fewer calls.")
+    found = _found(extract, text)
+    assert (B, U, "Pixel Herding World") in found and (B, U, "Coral Reef Navigation Benchmark") in found
+
+
+def test_coordinated_definitions_without_a_benchmark_stay_untyped(extract) -> None:
+    text = "We relate Pixel Herding World (PHW) and Coral Reef Navigation (CRN) to each other."
+    assert _found(extract, text) == set()
