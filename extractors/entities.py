@@ -855,6 +855,10 @@ class EntityRecognizer:
                 continue
             add(m.start("name"), m.end("name"), label, role, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
+            if role == PROPOSED and _STRONG_NAMING.search(trigger) and _WE.search(sent):
+                # "we propose X, which we dub NAME": the authors naming a thing is their own even when
+                # the gazetteer knows the name now (from this very paper); "called"/"namely" are weaker
+                known_proposals[entity_key(name)].add("naming")
             add_list_tail(m.end("name"), label, role, "called", 4)
         title_end = ct.find("\n\n")
         for am in _APPOS_ANCHOR.finditer(ct):

@@ -235,3 +235,14 @@ def test_a_defined_name_coordinated_with_a_defined_benchmark_is_a_benchmark(extr
 def test_coordinated_definitions_without_a_benchmark_stay_untyped(extract) -> None:
     text = "We relate Pixel Herding World (PHW) and Coral Reef Navigation (CRN) to each other."
     assert _found(extract, text) == set()
+
+
+# ------------------------------------------------------------------ a known name the authors give themselves
+def test_a_known_name_the_authors_dub_is_their_own(extract) -> None:
+    text = "We collect explanations for every pair, a corpus which we call e-SNLI, and train models on it."
+    assert (B, P, "e-SNLI") in _found(extract, text)
+
+
+def test_a_known_name_dubbed_by_others_stays_used(extract) -> None:
+    text = "Prior work built a corpus that they dubbed e-SNLI. We train on e-SNLI."
+    assert (B, U, "e-SNLI") in _found(extract, text)
