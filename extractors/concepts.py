@@ -38,12 +38,14 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from spacy.attrs import IDX
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
@@ -294,20 +296,28 @@ class ConceptFinder:
         self.matcher.add(_HEAD_LABEL, [nlp.make_doc(h) for h in sorted(HEAD_FORMS)])
         self._head_id = nlp.vocab.strings[_HEAD_LABEL]
         self._rules = {nlp.vocab.strings[r]: r for r in (RULE_TASK, RULE_TOPIC)}
+        #: False: only the plain items in ``doc.user_data`` (see :meth:`__call__`), no
+        #: ``doc.spans``; :func:`extractors.pipeline.extract_raw` sets it while it runs, as it
+        #: reads the items only and its Docs never leave it.
+        self.make_spans = True
 
     def __call__(self, doc: Doc) -> Doc:
-        found: list[tuple[Span, int, int, str, str]] = []
+        found: list[tuple[int, int, int, int, str, str]] = []
         text = doc_text(doc)
         if text and _QUICK.search(text):
             found = self._find(doc, text)
-        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=[f[0] for f in found])
+        if self.make_spans:
+            spans = [Span(doc, ts, te, label=CONCEPT, kb_id=name, span_id=rule)
+                     for ts, te, _s, _e, name, rule in found]
+            doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         # the same, as plain data, for extract_raw (reading Span attributes back is slow)
-        doc.user_data.setdefault(ITEMS_KEY, {})[self.spans_key] = [f[1:] for f in found]
+        doc.user_data.setdefault(ITEMS_KEY, {})[self.spans_key] = [f[2:] for f in found]
         return doc
 
     # -- internals -------------------------------------------------------------------------
-    def _find(self, doc: Doc, text: str) -> list[tuple[Span, int, int, str, str]]:
-        """Each concept span with its (start_char, end_char, name, rule), in token order."""
+    def _find(self, doc: Doc, text: str) -> list[tuple[int, int, int, int, str, str]]:
+        """Each concept span as (start token, end token, start_char, end_char, name, rule), in
+        token order; the offsets are those of ``doc.char_span(..., alignment_mode="expand")``."""
         acronyms: list[tuple[int, int, str]] = []
 
         def blank(m: re.Match[str]) -> str:
@@ -361,8 +371,9 @@ class ConceptFinder:
                 for s in _find_word(text, short):
                     by_key[key].append((s, s + len(short), by_key[key][0][2], RULE_ABBREVIATION))
 
-        made: list[tuple[int, int, tuple[Span, int, int, str, str]]] = []
+        made: list[tuple[int, int, int, int, str, str]] = []
         seen: set[tuple[int, int, str]] = set()
+        starts = doc.to_array(IDX).tolist() if by_key else []  # one C call, not a Token per span
         for key, cands in by_key.items():
             if len(cands) == 1:  # most concepts: one mention, never an abbreviation alone
                 name = cands[0][2]
@@ -373,12 +384,15 @@ class ConceptFinder:
                 if (start, end, key) in seen:
                     continue
                 seen.add((start, end, key))
-                span = doc.char_span(start, end, label=CONCEPT, kb_id=name, span_id=rule,
-                                     alignment_mode="expand")
-                if span is not None:
-                    made.append((span.start, span.end, (span, span.start_char, span.end_char, name, rule)))
+                aligned = _expand_to_tokens(starts, text, start, end)
+                if aligned is None:  # a span edge on white space: never seen, spaCy decides
+                    span = doc.char_span(start, end, alignment_mode="expand")
+                    if span is None:
+                        continue
+                    aligned = (span.start, span.end, span.start_char, span.end_char)
+                made.append((*aligned, name, rule))
         made.sort(key=lambda m: (m[0], m[1]))  # stable: equal spans keep their order
-        return [m[2] for m in made]
+        return made
 
     def _head_candidates(self, text: str, masked: str, spaced: str, hs: int, he: int, abbr: dict[str, str],
                          bounds: list[tuple[int, int]] | None) -> list[tuple[int, int, str, str]]:
@@ -454,6 +468,31 @@ class ConceptFinder:
                                    and _display_word(mods[-2][1], text, mods[-2][0]) != mods[-2][1].lower()):
             out.append((mods[-1][0], he, " ".join(words[-2:]), RULE_CORE))
         return out
+
+
+def _expand_to_tokens(starts: list[int], text: str, start: int,
+                      end: int) -> tuple[int, int, int, int] | None:
+    """``doc.char_span(start, end, alignment_mode="expand")`` as (start token, end token,
+    start_char, end_char), from the tokens' start offsets ``starts``.
+
+    A tokenizer's tokens tile the text (each ends where the next starts, its trailing space
+    included), so the token holding a character is found by bisection; a token that is not
+    white space ends before its trailing space, if any. None when an edge of the span is a
+    white-space character (the caller asks spaCy then).
+
+    Examples
+    --------
+    >>> _expand_to_tokens([0, 4, 9], "the big model", 5, 11)  # "ig mod" -> "big model"
+    (1, 3, 4, 13)
+    """
+    if not (0 <= start < end <= len(text)) or text[start].isspace() or text[end - 1].isspace():
+        return None
+    ts = bisect_right(starts, start) - 1
+    te = bisect_right(starts, end - 1)
+    stop = starts[te] if te < len(starts) else len(text)
+    if text[stop - 1] == " ":
+        stop -= 1
+    return ts, te, starts[ts], stop
 
 
 #: "-ing" words that are verbs when an adjective follows ("training large models").

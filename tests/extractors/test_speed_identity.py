@@ -122,3 +122,61 @@ def test_extractor_code_reads_no_dropped_lexical_attribute(path: Path) -> None:
     allowed = {a.lower() for a in LEXEME_ATTRS}
     reads = _attribute_reads(path) & (_DROPPED - allowed)
     assert not reads, f"{path.name} reads {sorted(reads)}"
+
+
+@pytest.fixture(scope="module")
+def real_texts(shared_data: Path) -> list[str]:
+    """Titles and abstracts of the first 300 ICLR 2024 papers, read at run time."""
+    import json
+
+    lines = (shared_data / "confpapers" / "jsonl" / "iclr2024.jsonl").read_text(encoding="utf-8").splitlines()
+    out = []
+    for line in lines[:300]:
+        d = json.loads(line)
+        out.append((d.get("title") or "") + "\n\n" + (d.get("abstract") or ""))
+    return out
+
+
+def test_expand_to_tokens_is_char_span_expand(real_texts) -> None:
+    """The concept component's own alignment equals ``doc.char_span(..., "expand")``."""
+    from spacy.attrs import IDX
+
+    from extractors.concepts import _expand_to_tokens
+
+    nlp = make_nlp()
+    texts = real_texts[:60] + ["a  b\n\nc ", " x", "GPT-4 (OpenAI)  rocks.\t", "$x$ and  **y**"]
+    checked = 0
+    for text in texts:
+        doc = nlp.make_doc(text)
+        starts = doc.to_array(IDX).tolist()
+        for start in range(0, len(text), 3):
+            for end in range(start + 1, min(len(text), start + 40) + 1, 2):
+                got = _expand_to_tokens(starts, text, start, end)
+                if got is None:  # an edge on white space: the component asks spaCy
+                    assert text[start].isspace() or text[end - 1].isspace()
+                    continue
+                span = doc.char_span(start, end, alignment_mode="expand")
+                assert got == (span.start, span.end, span.start_char, span.end_char), (text, start, end)
+                checked += 1
+    assert checked > 10_000
+
+
+def test_concept_items_do_not_depend_on_making_spans(real_texts) -> None:
+    """extract_raw's items-only mode gives the items the span-making mode gives, and those
+    items are the spans' own offsets, names and rules."""
+    from extractors.concepts import ITEMS_KEY, SPANS_KEY
+
+    nlp = make_nlp()
+    comp = nlp.get_pipe("paperkg_concepts")
+    with_spans = [d.user_data[ITEMS_KEY][SPANS_KEY] for d in nlp.pipe(real_texts)]
+    docs = list(nlp.pipe(real_texts))
+    for doc, items in zip(docs, with_spans):
+        assert items == [(s.start_char, s.end_char, s.kb_id_, s.id_) for s in doc.spans[SPANS_KEY]]
+    comp.make_spans = False
+    try:
+        plain = [d for d in nlp.pipe(real_texts)]
+    finally:
+        comp.make_spans = True
+    assert [d.user_data[ITEMS_KEY][SPANS_KEY] for d in plain] == with_spans
+    assert all(SPANS_KEY not in d.spans for d in plain)
+    assert sum(map(len, with_spans)) > 1000
