@@ -164,6 +164,12 @@ class _Terms:
         # x[t] * w[t, author] are added one by one in the order of the query's terms, as a
         # bincount over the joined postings would (the same bits), in one pass in C.
         by_term = self._by_term()
+        if by_term is None:  # no SciPy: the same sums, by a bincount over the joined postings
+            lo, hi = self.ptr[tid], self.ptr[tid + 1]
+            spans = list(zip(lo.tolist(), hi.tolist()))
+            who = np.concatenate([self.who[a:b] for a, b in spans])
+            val = np.concatenate([self.val[a:b] for a, b in spans])
+            return np.bincount(who, weights=val * np.repeat(x, hi - lo), minlength=self.n)
         ix = by_term.indices.dtype
         q = _sparse().csr_matrix((x, tid.astype(ix), np.array([0, len(tid)], dtype=ix)), shape=(1, by_term.shape[0]))
         r = q @ by_term
@@ -171,7 +177,12 @@ class _Terms:
         return out
 
     def _by_term(self) -> Any:
+        """The term-by-author weights as a SciPy CSR matrix over the same arrays (None without SciPy)."""
         if getattr(self, "_matrix", None) is None:
+            try:
+                _sparse()
+            except ImportError:
+                return None
             who, ptr = np.asarray(self.who), np.asarray(self.ptr)
             if ptr[-1] > np.iinfo(who.dtype).max:  # one index type for both (else scipy copies)
                 who = who.astype(np.int64)
