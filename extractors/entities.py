@@ -1024,7 +1024,9 @@ class EntityRecognizer:
                             label = METHOD
                             break
                         if tail is not None and title_case and n < len(tail_words) \
-                                and not gaz.is_common_word(tail_words[-1]):
+                                and not gaz.is_common_word(tail_words[-1]) and not any(
+                                    w.lower() in _CONNECTORS or gaz.lookup(w) is not None for w in tail_words[:-n]):
+                            # ("LSTM on Penn Tree Bank (PTB)": a long form grown over another name is no variant)
                             label = BENCHMARK
                             break
             if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \

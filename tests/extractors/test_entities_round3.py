@@ -74,6 +74,11 @@ def test_a_defined_long_form_ending_in_a_known_benchmark_is_a_benchmark(extract)
     assert not any(name == "Speech Commands" for _t, _r, name in found)
 
 
+def test_a_long_form_grown_over_another_name_is_no_benchmark_variant(extract) -> None:
+    text = "We lower the perplexity of a ternary LSTM on Penn Tree Bank (PTB) corpus by ten points."
+    assert not any("LSTM on" in name for _t, _r, name in _found(extract, text))
+
+
 # ------------------------------------------------------------------ markup inside names
 def test_a_plus_superscript_makes_a_second_proposed_name(extract) -> None:
     text = (r"We introduce GraphLite and GraphLite$^+$ for fast inference. GraphLite$^+$ adds "
