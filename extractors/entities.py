@@ -280,6 +280,9 @@ _MECHANISM_MODS = re.compile(
     r"zeroth-order|lazy)\s){1,2}$")
 _MOD_PHRASE_END = re.compile(r"s?(?:\s*[,.;:()]|\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|to|for|that|which|with|and|or|"
                              r"on|in|of|by|as|can|has|have|algorithms?|methods?|updates?|steps?|schemes?)\b|$)")
+# an organisation's name ("European Patent Office (EPO)"): a source, not a benchmark
+_ORG_END = re.compile(r"\b(?:Office|Agency|Institute|University|Laborator(?:y|ies)|Foundation|Association|Cent(?:er|re)|"
+                      r"Organi[sz]ation|Bureau|Administration|Department|Council|Commission|Society|Company|Corporation)$")
 # between two coordinated definitions: "X (ABC) and Y (DEF)", "X (ABC), Y (DEF)"
 _DEF_COORD = re.compile(r"\)\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:the\s+)?")
 _TOOL_CONNECTOR = re.compile(r"(?P<first>[A-Z][\w-]*+)\s+(?:with|via|on|for|in|to|using)\s+")
@@ -989,7 +992,7 @@ class EntityRecognizer:
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
             head = long_words[-1] if long_words else ""
             label = _abbreviation_label(d.long, title_case)
-            if label is None and title_case and not _FIELD_END.search(d.long) and (
+            if label is None and title_case and not _FIELD_END.search(d.long) and not _ORG_END.search(d.long) and (
                     di + 1 < len(defs) and di + 1 in bench_defs and _DEF_COORD.fullmatch(text, d.short_end, defs[di + 1].long_start)
                     or di > 0 and di - 1 in bench_defs and _DEF_COORD.fullmatch(text, defs[di - 1].short_end, d.long_start)):
                 label = BENCHMARK  # "in Level-based Foraging (LBF) and StarCraft Multi-agent Challenge (SMAC)"

@@ -251,3 +251,9 @@ def test_a_known_name_the_authors_dub_is_their_own(extract) -> None:
 def test_a_known_name_dubbed_by_others_stays_used(extract) -> None:
     text = "Prior work built a corpus that they dubbed e-SNLI. We train on e-SNLI."
     assert (B, U, "e-SNLI") in _found(extract, text)
+
+
+def test_an_organisation_coordinated_with_a_benchmark_stays_untyped(extract) -> None:
+    text = ("We use patents from the Coral Reef Navigation Benchmark (CRNB) and the Nordic Patent Office (NPO) "
+            "as two collections.")
+    assert not any("Office" in name for _t, _r, name in _found(extract, text))
