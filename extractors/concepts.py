@@ -374,6 +374,7 @@ class ConceptFinder:
         made: list[tuple[int, int, int, int, str, str]] = []
         seen: set[tuple[int, int, str]] = set()
         starts = doc.to_array(IDX).tolist() if by_key else []  # one C call, not a Token per span
+        n_starts, n_text = len(starts), len(text)
         for key, cands in by_key.items():
             if len(cands) == 1:  # most concepts: one mention, never an abbreviation alone
                 name = cands[0][2]
@@ -384,13 +385,18 @@ class ConceptFinder:
                 if (start, end, key) in seen:
                     continue
                 seen.add((start, end, key))
-                aligned = _expand_to_tokens(starts, text, start, end)
-                if aligned is None:  # a span edge on white space: never seen, spaCy decides
-                    span = doc.char_span(start, end, alignment_mode="expand")
-                    if span is None:
-                        continue
-                    aligned = (span.start, span.end, span.start_char, span.end_char)
-                made.append((*aligned, name, rule))
+                if 0 <= start < end <= n_text and not text[start].isspace() and not text[end - 1].isspace():
+                    # _expand_to_tokens, inline (it runs for every concept)
+                    ts = bisect_right(starts, start) - 1
+                    te = bisect_right(starts, end - 1)
+                    stop = starts[te] if te < n_starts else n_text
+                    if text[stop - 1] == " ":
+                        stop -= 1
+                    made.append((ts, te, starts[ts], stop, name, rule))
+                    continue
+                span = doc.char_span(start, end, alignment_mode="expand")  # an edge on white space
+                if span is not None:
+                    made.append((span.start, span.end, span.start_char, span.end_char, name, rule))
         made.sort(key=lambda m: (m[0], m[1]))  # stable: equal spans keep their order
         return made
 

@@ -156,20 +156,62 @@ class _EnglishSuffixSearch:
     ``\\.\\.+`` (a run of dots) match at most ``width`` characters; so, for a string
     without a line break (``$`` also matches before a final one) and not ending in two dots,
     the leftmost match starts within the last ``width`` characters, and ``re`` need not try
-    the ~80 alternatives at every earlier position. Other strings get the full search.
-    ``pattern`` is the original's, so ``Tokenizer.to_bytes`` stores that.
+    the ~80 alternatives at every earlier position. When ``letters_never`` (every alternative
+    needs a character that is not a letter, see :func:`_needs_non_letter`), a word of letters
+    only has no suffix: half of the strings spaCy asks about. Other strings get the full
+    search. ``pattern`` is the original's, so ``Tokenizer.to_bytes`` stores that.
     """
 
-    def __init__(self, regex: re.Pattern[str], width: int) -> None:
+    def __init__(self, regex: re.Pattern[str], width: int, letters_never: bool = False) -> None:
         self.pattern = regex.pattern
         self.regex = regex
         self.width = width
+        self.letters_never = letters_never
 
     def search(self, string: str) -> re.Match[str] | None:
+        if self.letters_never and string.isalpha():
+            return None
         n = len(string) - self.width
         if n <= 0 or "\n" in string or string.endswith(".."):
             return self.regex.search(string)
         return self.regex.search(string, n)
+
+
+def _class_may_hold_letter(items: list) -> bool:
+    """Can the parsed character class ``items`` (``re._parser`` form) match a letter?"""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op is sre.LITERAL:
+            if chr(av).isalpha():
+                return True
+        elif op is sre.RANGE:
+            if any(chr(c).isalpha() for c in range(av[0], av[1] + 1)):
+                return True
+        else:  # a category, a negation ...: assume it can
+            return True
+    return False
+
+
+def _needs_non_letter(items: list) -> bool:
+    """Does every match of the parsed pattern ``items`` consume, or look behind at, a
+    character that is not a letter (``str.isalpha``)? False when unsure."""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op is sre.LITERAL and not chr(av).isalpha():
+            return True
+        if op is sre.IN and not _class_may_hold_letter(av):
+            return True
+        if op is sre.ASSERT and av[0] == -1 and _needs_non_letter(av[1]):  # a look-behind
+            return True
+        if op is sre.SUBPATTERN and _needs_non_letter(av[3]):
+            return True
+        if op is sre.BRANCH and all(_needs_non_letter(b) for b in av[1]):
+            return True
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1 and _needs_non_letter(av[2]):
+            return True
+    return False
 
 
 class _EnglishInfixFinditer:
@@ -191,8 +233,9 @@ class _EnglishInfixFinditer:
 
 
 @lru_cache(maxsize=1)
-def _english_affix_patterns() -> tuple[str, str, int]:
-    """spaCy's English suffix and infix patterns and the suffix width bound used above."""
+def _english_affix_patterns() -> tuple[str, str, int, bool]:
+    """spaCy's English suffix and infix patterns, the suffix width bound and whether no
+    suffix alternative can match letters only (see :class:`_EnglishSuffixSearch`)."""
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 
     from spacy.lang.en import English
@@ -202,10 +245,13 @@ def _english_affix_patterns() -> tuple[str, str, int]:
     widths = {p: sre_parse.parse(p + "$").getwidth()[1] for p in pieces}
     unbounded = [p for p, w in widths.items() if w >= sre_parse.MAXREPEAT]
     if unbounded != [r"\.\.+"]:  # another spaCy version: the bound below would not hold
-        return "", "", 0
+        return "", "", 0, False
     width = max(w for w in widths.values() if w < sre_parse.MAXREPEAT)
-    return (compile_suffix_regex(English.Defaults.suffixes).pattern,
-            compile_infix_regex(English.Defaults.infixes).pattern, width)
+    suffix = compile_suffix_regex(English.Defaults.suffixes)
+    top = sre_parse.parse(suffix.pattern, suffix.flags).data
+    letters_never = (len(top) == 1 and top[0][0] is sre_parse.BRANCH
+                     and all(_needs_non_letter(list(b)) for b in top[0][1][1]))
+    return suffix.pattern, compile_infix_regex(English.Defaults.infixes).pattern, width, letters_never
 
 
 def _speed_up_affixes(nlp: Language) -> None:
@@ -219,10 +265,10 @@ def _speed_up_affixes(nlp: Language) -> None:
     tok = nlp.tokenizer
     if not isinstance(tok, Tokenizer):
         return
-    suffix, infix, width = _english_affix_patterns()
+    suffix, infix, width, letters_never = _english_affix_patterns()
     search = tok.suffix_search
     if width and getattr(getattr(search, "__self__", None), "pattern", None) == suffix:
-        tok.suffix_search = _EnglishSuffixSearch(search.__self__, width).search
+        tok.suffix_search = _EnglishSuffixSearch(search.__self__, width, letters_never).search
     finditer = tok.infix_finditer
     if infix and getattr(getattr(finditer, "__self__", None), "pattern", None) == infix:
         tok.infix_finditer = _EnglishInfixFinditer(finditer.__self__).finditer

@@ -41,7 +41,8 @@ def test_suffix_search_is_spacys(english) -> None:
     plain = english.tokenizer.suffix_search.__self__
     fast = make_nlp().tokenizer.tokenizer.suffix_search
     assert isinstance(fast.__self__, _EnglishSuffixSearch)
-    for case in AFFIX_CASES + [c + "s" for c in AFFIX_CASES] + ["x" * 20 + c for c in AFFIX_CASES]:
+    words = ["km", "s", "mph", "Pa", "kB", "ſ", "Zürich", "Ωmega", "中文", "ǅemal"]
+    for case in AFFIX_CASES + words + [c + "s" for c in AFFIX_CASES] + ["x" * 20 + c for c in AFFIX_CASES]:
         a, b = plain.search(case), fast(case)
         assert (a and a.span()) == (b and b.span()), case
 
@@ -64,6 +65,20 @@ def test_no_letter_or_digit_is_an_infix(english) -> None:
             # one string per context pair: a match anywhere would show up
             joined = right.join(left + c for c in alnum) + right
             assert next(rx.finditer(joined), None) is None, (left, right)
+
+
+def test_no_word_of_letters_has_a_suffix(english) -> None:
+    """Why the suffix shortcut for letters-only words holds, checked on words ending in each
+    letter of Unicode (the suffixes are at most 5 characters: 'km²' after a digit, "'s")."""
+    from extractors.pipeline import _english_affix_patterns
+
+    assert _english_affix_patterns()[3]  # the parse-tree check found every alternative needs a non-letter
+    plain = english.tokenizer.suffix_search.__self__
+    letters = [chr(cp) for cp in range(0x110000) if chr(cp).isalpha()]
+    for prefix in ("", "a", "Ab", "km", "xy", "ſs"):
+        for c in letters:
+            assert plain.search(prefix + c) is None, (prefix, c)
+            assert plain.search(prefix + c + c) is None, (prefix, c)
 
 
 def test_tokens_are_spacys(english) -> None:
