@@ -66,7 +66,12 @@ class Workspace:
     def load_graph(self) -> "nx.MultiDiGraph":
         self.require(self.graph_path, "graph")
         with open(self.graph_path, "rb") as fh:
-            return pickle.load(fh)
+            try:
+                return pickle.load(fh)
+            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError,
+                    IndexError, KeyError) as exc:  # what a damaged or foreign pickle raises
+                raise WorkspaceError(f"{self.graph_path}: not a readable graph ({type(exc).__name__}); "
+                                     f"run `kg build INPUT... -o {self.path}` again") from None
 
     def save_graph(self, G: "nx.MultiDiGraph") -> Path:
         with atomic_write(self.graph_path, "wb") as fh:

@@ -54,3 +54,14 @@ def test_stats_missing_workspace(tmp_path, capsys):
     assert main(["stats", str(tmp_path / "nope")]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"kg: error: {tmp_path / 'nope'}: not a build folder; run `kg build INPUT... -o {tmp_path / 'nope'}` first"
+
+
+@pytest.mark.parametrize("content", [b"\0" * 4096, b"not a pickle at all\n", b""])
+def test_stats_damaged_graph_is_one_line(tmp_path, capsys, content):
+    """A damaged graph.pickle (zeros, text, empty) is a one-line error, not a traceback or 'aborted'."""
+    ws = Workspace(tmp_path)
+    ws.graph_path.write_bytes(content)
+    assert main(["stats", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"kg: error: {ws.graph_path}: not a readable graph (")
+    assert "\n" not in err
