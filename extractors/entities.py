@@ -697,8 +697,13 @@ class EntityRecognizer:
                 items = _list_items(ct, cs, ce)
                 if len(items) > 1 and all(" " not in ct[a:b] and self.is_name(ct[a:b]) for a, b in items):
                     for a, b in items:  # "named DFedSAM and DFedSAM-MGS": two names, not one phrase
-                        add(a, b, label, role, rule, priority, loose=loose)
+                        add_one(a, b, label, role, rule, priority, loose)
                     return
+            add_one(cs, ce, label, role, rule, priority, loose)
+
+        # Not part of ``add``: a function that calls itself through its closure is a reference
+        # cycle, which left ~24 objects per abstract for the garbage collector (0.3 s a corpus pass).
+        def add_one(cs: int, ce: int, label: str, role: str, rule: str, priority: int, loose: bool) -> None:
             cs, ce = _trim_modifier(ct, cs, ce)
             if ct.endswith(("'s", "’s"), cs, ce):
                 ce -= 2  # "Alpaca's 52k data"
