@@ -195,3 +195,21 @@ def test_concept_items_do_not_depend_on_making_spans(real_texts) -> None:
     assert [d.user_data[ITEMS_KEY][SPANS_KEY] for d in plain] == with_spans
     assert all(SPANS_KEY not in d.spans for d in plain)
     assert sum(map(len, with_spans)) > 1000
+
+
+def test_proposal_by_finds_what_the_word_boundary_pattern_found(real_texts) -> None:
+    """``_PROPOSE_BY`` has no leading ``\\b`` (so ``re`` can search for its literal "by "); the
+    word boundary is checked on use, with the same matches as the old pattern."""
+    from extractors.entities import _PROPOSE_BY
+
+    old = re.compile(r"\bby (?:designing|developing|devising|constructing|building)\b")
+    texts = list(real_texts) + ["Hot standby designing is not ours; we learn it by designing a cache.",
+                                "We do it_by building blocks, and by constructing graphs."]
+
+    def new(t: str) -> list[tuple[int, int]]:
+        return [m.span() for m in _PROPOSE_BY.finditer(t)
+                if not (m.start() and (t[m.start() - 1].isalnum() or t[m.start() - 1] == "_"))]
+
+    assert [new(t) for t in texts] == [[m.span() for m in old.finditer(t)] for t in texts]
+    assert new(texts[-2]) == [(len("Hot standby designing is not ours; we learn it "),
+                               len("Hot standby designing is not ours; we learn it by designing"))]
