@@ -18,7 +18,8 @@ Usage::
 
     python bench/eval_extraction.py                 # dev gold + dataset-mentions train + scierc dev
     python bench/eval_extraction.py --split all     # dev+test+...+test7 (all reported, now development data)
-    python bench/eval_extraction.py --split held-out  # test6+test7 (held out until reported at 1.7.0), datasets test, scierc test
+    python bench/eval_extraction.py --split held-out  # the held-out pair (test8+test9), datasets test, scierc test
+    python bench/eval_extraction.py --split test6+test7  # splits joined with '+' are scored as one set
     python bench/eval_extraction.py --json
     python bench/eval_extraction.py --split all --in-corpus   # extract the whole source files, then score
     python bench/eval_extraction.py --errors --split all   # false positives / negatives (not on a held-out split)
@@ -46,12 +47,11 @@ SHARED = REPO.parent / "shared" / "data"
 TYPES = ("method", "benchmark")
 #: Splits that were reported and are now development data; ``all`` scores them together.
 DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7")
-#: Reported splits that held out together: ``held-out`` still scores them as one set, to compare
-#: versions on the same abstracts, but they are development data now (errors may be listed).
-HELD_OUT_REPORTED = ("test6", "test7")
-#: The held-out splits not yet reported: scored as figures, never listed error by error. Empty
-#: until the next fresh draw (``tests/gold/sample.py``; see ``tests/gold/README.md``).
-HELD_OUT: tuple[str, ...] = ()
+#: The held-out splits not yet reported: scored as figures, never listed error by error;
+#: ``held-out`` scores them together. test6+test7 held out before them (reported at 1.7.0).
+HELD_OUT = ("test8", "test9")
+#: Every split with gold.
+SPLITS = (*DEV_SPLITS, *HELD_OUT)
 
 
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
@@ -66,7 +66,9 @@ def _load_gold(split: str) -> list[dict[str, Any]]:
     if split == "all":
         return [g for s in DEV_SPLITS for g in _load_gold(s)]
     if split == "held-out":
-        return [g for s in HELD_OUT or HELD_OUT_REPORTED for g in _load_gold(s)]
+        return [g for s in HELD_OUT for g in _load_gold(s)]
+    if "+" in split:
+        return [g for s in split.split("+") for g in _load_gold(s)]
     path = REPO / "tests" / "gold" / f"{split}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -390,14 +392,19 @@ def _table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _split_arg(value: str) -> str:
+    if value in ("all", "held-out") or all(p in SPLITS for p in value.split("+")):
+        return value
+    raise argparse.ArgumentTypeError(f"unknown split {value!r} (one of {', '.join(SPLITS)}, all, held-out)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "all", "held-out"),
-                    default="dev",
-                    help="gold split ('all' = every reported split, now development data); 'held-out' = "
-                         "test6+test7, the last held-out pair (reported at extractor 1.7.0); a split "
-                         "still held out is scored as a figure only (no --errors); 'held-out' also "
-                         "scores dataset-mentions test and SciERC test")
+    ap.add_argument("--split", type=_split_arg, default="dev", metavar="SPLIT",
+                    help="gold split: one of " + ", ".join(SPLITS) + ", or several joined with '+' "
+                         "(scored as one set); 'all' = every development split; 'held-out' = "
+                         + "+".join(HELD_OUT) + ", not yet reported: scored as a figure only (no "
+                         "--errors), and it also scores dataset-mentions test and SciERC test")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--in-corpus", action="store_true",
                     help="extract and consolidate the gold's whole source files (as kg build would), "
@@ -425,8 +432,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"   {x['type']} {x['name']!r} {x['rules']} :: {x['context']}")
             print(f"{sum(len(it['proposed']) for it in items)} proposed names in {len(items)} abstracts")
         return 0
-    held_out = args.split in HELD_OUT or args.split == "held-out"
-    if args.errors and (args.split in HELD_OUT or (args.split == "held-out" and HELD_OUT)):
+    held_out = args.split == "held-out" or any(p in HELD_OUT for p in args.split.split("+"))
+    if args.errors and held_out:
         ap.error(f"--errors is for development splits only: the {args.split} split is held out")
     ds_split = args.datasets_split or ("test" if held_out else "train")
     if args.errors and ds_split == "test":

@@ -23,7 +23,8 @@ figure, drawn after it in the same way from ``TEST4_SEED``: ``TEST4_PER_SOURCE``
 ``test5`` followed once test4 had been scored, from ``TEST5_SEED``, ``TEST5_PER_SOURCE`` per source,
 and ``test6`` once test5 had been scored, from ``TEST6_SEED``, ``TEST6_PER_SOURCE`` per source.
 ``test7`` (``TEST7_SEED``) was drawn right after test6 and is held out together with it: 160
-abstracts narrow the interval of the held-out figure.
+abstracts narrow the interval of the held-out figure. ``test8`` and ``test9`` (``TEST8_SEED``,
+``TEST9_SEED``) are the next held-out pair, drawn once test6 and test7 had been reported.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ TEST6_SEED = "20240531:test6"
 TEST6_PER_SOURCE = 40
 TEST7_SEED = "20240531:test7"
 TEST7_PER_SOURCE = 40
+TEST8_SEED = "20240531:test8"
+TEST8_PER_SOURCE = 40
+TEST9_SEED = "20240531:test9"
+TEST9_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -64,7 +69,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, then test7."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, test7, test8, then test9."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -92,6 +97,9 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
     chosen += _later_draw(data, "test6", TEST6_SEED, TEST6_PER_SOURCE, chosen)
     # test7: drawn after test6 in the same way, to score together with it (a narrower interval).
     chosen += _later_draw(data, "test7", TEST7_SEED, TEST7_PER_SOURCE, chosen)
+    # test8 and test9: the next held-out pair, drawn once test6 and test7 had been reported.
+    chosen += _later_draw(data, "test8", TEST8_SEED, TEST8_PER_SOURCE, chosen)
+    chosen += _later_draw(data, "test9", TEST9_SEED, TEST9_PER_SOURCE, chosen)
     return chosen
 
 
