@@ -50,7 +50,6 @@ import re
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Iterable
 
 import networkx as nx
@@ -404,41 +403,6 @@ def _index(G: nx.MultiDiGraph | _Index) -> _Index:
 #: share of the graph's authors has as many.
 PROLIFIC_MIN_PAPERS = 3
 PROLIFIC_TOP_SHARE = 0.10
-
-_TERMS_FORMAT = 2  # of the file use_terms_cache writes; another number means "rebuild"
-
-
-def use_terms_cache(G: nx.MultiDiGraph, path: str | Path, key: str) -> bool:
-    """Give ``G``'s author index its term vectors from ``path`` when they were saved there
-    under ``key`` (e.g. the graph file's size and time), else build them and save them.
-
-    The vectors are the slow part of a first query on a large graph (about 40 s at 100k
-    papers) and depend on the graph only, so ``kg related`` keeps them in the build's cache
-    folder. Returns True when they were read from the file.
-    """
-    from kg.io import atomic_write
-
-    idx = _index(G)
-    path = Path(path)
-    if path.exists():
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                if str(z["key"]) == f"{_TERMS_FORMAT}:{key}" and int(z["n"]) == len(idx.authors):
-                    vocab = z["vocab"].tobytes().decode("utf-8").split("\n") if z["vocab"].size else []
-                    idx._terms = _Terms(vocab, z["rows"], z["cols"], z["vals"], int(z["n"]))
-                    return True
-        except (OSError, KeyError, ValueError):
-            pass  # unreadable or from another version: rebuilt below
-    terms = idx.terms()
-    rows = np.repeat(np.arange(terms.n, dtype=np.int64), np.diff(terms.row_ptr))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(path, "wb") as fh:
-        # terms are words and word pairs (no newline): one UTF-8 blob, not a fixed-width array
-        blob = np.frombuffer("\n".join(terms.vocab).encode("utf-8"), dtype=np.uint8)
-        np.savez(fh, key=np.array(f"{_TERMS_FORMAT}:{key}"), n=np.array(terms.n), vocab=blob,
-                 rows=rows, cols=terms.cols, vals=terms.vals)
-    return False
-
 
 def paper_terms_of(title: str | None, abstract: str | None) -> set[str]:
     """The words and adjacent word pairs of a title and abstract (folded, no stop words).

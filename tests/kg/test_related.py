@@ -196,29 +196,6 @@ def test_unknown_paper(G):
         related_papers(G, "Paper p99")
 
 
-def test_terms_cache_round_trip_and_key(tmp_path):
-    from kg.related import use_terms_cache
-
-    topics = ["hypergraph clustering spectral", "hypergraph clustering motifs", "bandit regret bounds",
-              "bandit regret exploration", "protein folding diffusion", "protein folding energy"]
-    records = [Record(f"q{i}", f"Study {i}", f"We analyse {t} in depth with {t} experiments.",
-                      (f"Author {chr(65 + i)}", f"Author {chr(65 + (i + 2) % 6)}"), False, None, 2024)
-               for i, t in enumerate(topics)]
-    records += [Record(f"z{i}", f"Other {i}", "Unrelated filler text about weather.", (f"Filler {i}",),
-                       False, None, 2023) for i in range(10)]
-    path = tmp_path / "terms.npz"
-    plain = build_graph(records)
-    expected = [r.to_dict() for r in related_authors(plain, "Author A", top=5)]
-    first, second, third = build_graph(records), build_graph(records), build_graph(records)
-    assert use_terms_cache(first, path, "k1") is False and path.is_file()
-    assert use_terms_cache(second, path, "k1") is True
-    saved, loaded = _index(first).terms(), _index(second).terms()
-    assert saved.vocab == loaded.vocab and saved.vals.tolist() == loaded.vals.tolist()
-    assert len(saved.vocab) > 0
-    assert [r.to_dict() for r in related_authors(second, "Author A", top=5)] == expected
-    assert use_terms_cache(third, path, "k2") is False  # another graph file: rebuilt, not reused
-
-
 def test_paper_count_is_a_reason_only_for_the_most_prolific():
     # Eve has 4 papers, more than 90% of the 40 authors; Bo's 2 papers set him apart from no one.
     recs = [rec(f"e{i}", "Eve Park", concepts=["strategic classification"]) for i in range(4)]

@@ -238,17 +238,14 @@ def test_a_query_from_the_index_reads_no_graph(demo):
 
 
 def test_weights_stored_as_floats_when_their_parts_are_unknown(tmp_path):
-    # term profiles read from the old per-build cache carry no counts: the floats are stored
-    from kg.related import use_terms_cache
-
+    # term profiles whose counts are unknown (their parts not kept) are stored as floats
     records = [Record(f"q{i}", f"Study {i}", f"We analyse {t} with {t} experiments.",
                       (f"Author {chr(65 + i)}", f"Author {chr(65 + (i + 2) % 4)}"), False, None, 2024)
                for i, t in enumerate(["hypergraph clustering", "hypergraph motifs", "bandit regret", "bandit arms"])]
     records += [Record(f"z{i}", f"Other {i}", "Filler text about weather.", (f"Filler {i}",), False, None, 2023)
                 for i in range(10)]
     G1, G2 = build_graph(records), build_graph(records)
-    use_terms_cache(G1, tmp_path / "terms.npz", "k")
-    assert use_terms_cache(G2, tmp_path / "terms.npz", "k") is True and _index(G2).terms().parts is None
+    _index(G2).terms().parts = None
     stored = stored_copy(_index(G2), tmp_path)  # the index whose profiles came from the file
     assert "terms_vals" in stored.meta["arrays"] and "terms_cnt" not in stored.meta["arrays"]
     assert_same_answers(G1, stored, _index(G1).authors)
