@@ -25,6 +25,8 @@ and ``test6`` once test5 had been scored, from ``TEST6_SEED``, ``TEST6_PER_SOURC
 ``test7`` (``TEST7_SEED``) was drawn right after test6 and is held out together with it: 160
 abstracts narrow the interval of the held-out figure. ``test8`` and ``test9`` (``TEST8_SEED``,
 ``TEST9_SEED``) are the next held-out pair, drawn once test6 and test7 had been reported.
+``test10`` and ``test11`` (``TEST10_SEED``, ``TEST11_SEED``) are the pair after that, drawn when
+test8 and test9 were scored for 1.7.0 (figures only) at the start of the next round.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ TEST8_SEED = "20240531:test8"
 TEST8_PER_SOURCE = 40
 TEST9_SEED = "20240531:test9"
 TEST9_PER_SOURCE = 40
+TEST10_SEED = "20240531:test10"
+TEST10_PER_SOURCE = 40
+TEST11_SEED = "20240531:test11"
+TEST11_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -69,7 +75,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, test7, test8, then test9."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, test7, test8, test9, test10, then test11."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -100,6 +106,9 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
     # test8 and test9: the next held-out pair, drawn once test6 and test7 had been reported.
     chosen += _later_draw(data, "test8", TEST8_SEED, TEST8_PER_SOURCE, chosen)
     chosen += _later_draw(data, "test9", TEST9_SEED, TEST9_PER_SOURCE, chosen)
+    # test10 and test11: the pair after that, drawn when test8 and test9 were first scored.
+    chosen += _later_draw(data, "test10", TEST10_SEED, TEST10_PER_SOURCE, chosen)
+    chosen += _later_draw(data, "test11", TEST11_SEED, TEST11_PER_SOURCE, chosen)
     return chosen
 
 
