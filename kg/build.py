@@ -24,6 +24,39 @@ from kg.records import Record
 from kg.text import digest
 from kg.workspace import Workspace, write_records
 
+#: Files that builds of earlier paperkg versions left in the build folder and nothing reads any
+#: more, relative to it: the term-profile cache of ``kg related`` before the stored index in
+#: ``OUT/related/`` replaced it (hundreds of MB at 100k papers).
+STALE_FILES = (".cache/related_terms.npz",)
+
+
+def remove_stale_files(ws: Workspace, *, log: Callable[[str], None] = lambda msg: None) -> list[Path]:
+    """Delete the :data:`STALE_FILES` of an earlier build in ``ws``, one ``log`` line each.
+
+    Returns the paths removed. A file that cannot be removed is reported and left (the build
+    goes on: it never reads them).
+
+    Examples
+    --------
+    >>> remove_stale_files(Workspace("a-folder-never-built-into"))
+    []
+    """
+    removed = []
+    for rel in STALE_FILES:
+        path = ws.path / rel
+        if not path.is_file():
+            continue
+        try:
+            size = path.stat().st_size
+            path.unlink()
+        except OSError as e:
+            log(f"could not remove {path}, left by an earlier paperkg version ({e.strerror or e})")
+            continue
+        removed.append(path)
+        log(f"removed {path} ({size / 1e6:,.1f} MB), left by an earlier paperkg version and no longer read")
+    return removed
+
+
 @dataclass
 class BuildOptions:
     format: str | None = None
@@ -107,6 +140,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     opts = options or BuildOptions()
     ws = Workspace(out)
     ws.path.mkdir(parents=True, exist_ok=True)
+    remove_stale_files(ws, log=log)
     timer = _Timer(log)
     outputs: dict[str, str] = {}
     cache = Cache(ws.cache_dir)
