@@ -1,9 +1,12 @@
-"""The bootstrap intervals that ``bench/eval_extraction.py`` prints beside the gold figures."""
+"""The bootstrap intervals that ``bench/eval_extraction.py`` prints beside the gold figures, and its split guard."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -36,3 +39,13 @@ def test_interval_narrows_with_more_abstracts() -> None:
     many = few * 25
     width = [ev.bootstrap_interval(c, n=400)["f1"] for c in (few, many)]
     assert width[1][1] - width[1][0] < (width[0][1] - width[0][0]) / 2
+
+
+def test_the_next_held_out_pair_cannot_be_scored_yet() -> None:
+    """test10/test11 wait for test8/test9 to be reported: the script refuses them, alone or joined."""
+    ev = _eval_module()
+    for value in ("test10", "test11", "test6+test10"):
+        with pytest.raises(argparse.ArgumentTypeError, match="waits, unscored"):
+            ev._split_arg(value)
+    assert ev._split_arg("test6+test7") == "test6+test7"
+    assert not set(ev.NEXT_HELD_OUT) & set(ev.SPLITS)

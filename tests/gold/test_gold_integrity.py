@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test9.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test11.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -17,9 +17,10 @@ import pytest
 from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9")
+SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11")
 # Later held-out splits and how many ids each draws per source (see sample.py).
-LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40}
+LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40,
+                "test10": 40, "test11": 40}
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
