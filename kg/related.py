@@ -35,10 +35,10 @@ reason in words. For a query author ``a`` and a candidate ``c``::
 ICML 2024 split and checked, held out, on NeurIPS 2018 -> ICML 2019 and ICLR 2024 -> ICML 2025 +
 COLM 2025 (figures in ``bench/RESULTS.md``).
 
-Everything the author side reads is in :class:`RelatedIndex`, derived once from the graph;
-``kg build`` also stores it in ``OUT/related/`` (:mod:`kg.related_index`), and the functions
-here that take a graph take that stored index as well, with the same results, so that a
-``kg related`` call does not load the graph.
+Everything the author and paper scores read is in :class:`RelatedIndex`, derived once from
+the graph; ``kg build`` also stores it in ``OUT/related/`` (:mod:`kg.related_index`), and the
+functions here that take a graph take that stored index as well, with the same results, so
+that a ``kg related`` call (``NAME`` or ``--paper``) does not load the graph.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ import re
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import networkx as nx
 import numpy as np
@@ -217,8 +217,10 @@ class RelatedIndex:
     """Adjacency and profiles derived once from a graph (cached per graph object).
 
     :class:`kg.related_index.StoredIndex` is the same index read back from a build folder
-    without the graph: every query of the author side goes through the attributes and the
-    methods ``label``, ``is_author``, ``paper_text``, ``names`` and ``terms``, never ``G``.
+    without the graph: every query (related authors and related papers) goes through the
+    attributes and the methods ``label``, ``is_author``, ``paper_text``, ``names``, ``terms``,
+    ``is_paper``, ``paper_label``, ``paper_titles``, ``paper_record_ids`` and
+    ``papers_of_item``, never ``G``.
     """
 
     def __init__(self, G: nx.MultiDiGraph) -> None:
@@ -256,7 +258,8 @@ class RelatedIndex:
         self.pos = {a: i for i, a in enumerate(self.authors)}
         self.n_papers = np.array([len(self.papers_of.get(a, ())) for a in self.authors], dtype=np.float64)
         self._sorted_counts = np.sort(self.n_papers)
-        n_papers = sum(1 for t in types.values() if t == NodeType.PAPER.value)
+        self.paper_keys: list[str] = sorted(k for k, t in types.items() if t == NodeType.PAPER.value)
+        n_papers = len(self.paper_keys)
         max_df = (G.graph.get("options") or {}).get("max_df", 0.05)
         self.df_limit = max(2, int(max_df * n_papers))
         self.idf: dict[str, float] = {}
@@ -283,6 +286,7 @@ class RelatedIndex:
         self.n_items = np.array([len(self.items_of_author.get(a, ())) for a in self.authors], dtype=np.float64)
         self._names: dict[str, str] | None = None
         self._terms: _Terms | None = None
+        self._papers_of_item: dict[str, list[str]] | None = None
 
     def terms(self) -> _Terms:
         """Unit TF-IDF term vectors of every author (see module doc), built on first use.
@@ -357,6 +361,32 @@ class RelatedIndex:
         """A paper's title and abstract."""
         d = self.G.nodes[key]
         return d.get("title"), d.get("abstract")
+
+    def is_paper(self, key: str) -> bool:
+        return key in self.G and self.G.nodes[key].get("type") == NodeType.PAPER.value
+
+    def paper_label(self, key: str) -> str:
+        """A paper's display label (the graph's ``label``: its title, shortened)."""
+        return self.G.nodes[key]["label"]
+
+    def paper_titles(self) -> list[str | None]:
+        """Every paper's title (or None), in the order of :attr:`paper_keys`."""
+        return [self.G.nodes[k].get("title") for k in self.paper_keys]
+
+    def paper_record_ids(self) -> list[str]:
+        """Every paper's record id, in the order of :attr:`paper_keys`."""
+        return [self.G.nodes[k]["record_id"] for k in self.paper_keys]
+
+    def papers_of_item(self) -> Mapping[str, list[str]]:
+        """The papers with each rare item (those of ``idf``), in key order; built on first use."""
+        if self._papers_of_item is None:
+            out: dict[str, list[str]] = defaultdict(list)
+            for p in self.paper_keys:
+                for it in self.items_of_paper.get(p, ()):
+                    if it in self.idf:
+                        out[it].append(p)
+            self._papers_of_item = dict(out)
+        return self._papers_of_item
 
     def top_share(self, n: int) -> float:
         """Share of the graph's authors with at least ``n`` papers."""
@@ -454,20 +484,32 @@ def _find_author(idx: _Index, name: str) -> str:
     raise NotFoundError(f"no author named {name!r} in the graph{hint}")
 
 
-def find_paper(G: nx.MultiDiGraph, ident: str) -> str:
-    """The paper node key of a record id, node key, DOI or exact title."""
+def find_paper(G: nx.MultiDiGraph | RelatedIndex, ident: str) -> str:
+    """The paper node key of a record id, node key, DOI or exact title (accents and case
+    ignored; of several papers with that title, the first by key).
+
+    Raises
+    ------
+    NotFoundError
+        When no paper matches; the message lists the record ids of close matches.
+    """
+    return _find_paper(_index(G), ident)
+
+
+def _find_paper(idx: _Index, ident: str) -> str:
     for key in (ident, f"paper:{ident}", f"paper:doi:{ident.lower()}"):
-        if key in G and G.nodes[key].get("type") == NodeType.PAPER.value:
+        if idx.is_paper(key):
             return key
-    papers = {k: d for k, d in G.nodes(data=True) if d.get("type") == NodeType.PAPER.value}
+    keys, titles = idx.paper_keys, idx.paper_titles()
     want = fold(ident).strip()
-    for k, d in papers.items():
-        if d.get("title") and fold(d["title"]).strip() == want:
+    for k, title in zip(keys, titles):
+        if title and fold(title).strip() == want:
             return k
-    choices = {d["record_id"]: k for k, d in papers.items()}
-    choices.update({fold(d["title"]): k for k, d in papers.items() if d.get("title")})
+    rids = idx.paper_record_ids()
+    choices = dict(zip(rids, range(len(keys))))
+    choices.update({fold(t): i for i, t in enumerate(titles) if t})
     close = difflib.get_close_matches(want, list(choices), n=5, cutoff=0.6)
-    hint = "; close matches: " + ", ".join(papers[choices[c]]["record_id"] for c in close) if close else ""
+    hint = "; close matches: " + ", ".join(rids[choices[c]] for c in close) if close else ""
     raise NotFoundError(f"no paper with id or title {ident!r} in the graph{hint}")
 
 
@@ -838,25 +880,34 @@ def _closest_coauthor(idx: _Index, a: str, c: str) -> str | None:
     return best_z
 
 
-def related_papers(G: nx.MultiDiGraph, paper_id: str, *, top: int = 10) -> list[Related]:
+def related_papers(G: nx.MultiDiGraph | RelatedIndex, paper_id: str, *, top: int = 10) -> list[Related]:
     """Papers related to a paper (by record id, node key, DOI or exact title), with reasons.
 
     The score adds shared authors, rarity-weighted shared methods/benchmarks/concepts,
     direct citations, bibliographic coupling and co-citation (shared references or citing
-    papers), and a shared category.
+    papers), and a shared category. ``G`` is a graph or its index read back from a build
+    folder by :func:`kg.related_index.load_related_index` (same results, without the graph).
+
+    Raises
+    ------
+    NotFoundError
+        When no paper matches ``paper_id`` (see :func:`find_paper`).
     """
-    p = find_paper(G, paper_id)
     idx = _index(G)
+    p = _find_paper(idx, paper_id)
     w = PAPER_WEIGHTS
     comps: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(
         ("authors", "topics", "citations", "coupling", "categories"), 0.0))
     for a in idx.authors_of.get(p, ()):
         for q in idx.papers_of.get(a, ()):
             comps[q]["authors"] += 1.0
-    for it in idx.items_of_paper.get(p, ()):
+    papers_of_item = idx.papers_of_item()
+    # In key order: the items come from a set, and a float sum in another order can differ in
+    # the last bit (and swap two tied papers) from process to process.
+    for it in sorted(idx.items_of_paper.get(p, ())):
         if it not in idx.idf:
             continue
-        for q in {u for u, _ in G.in_edges(it)}:
+        for q in papers_of_item.get(it, ()):
             comps[q]["topics"] += idx.idf[it]
     for q in idx.cites.get(p, set()) | idx.cited_by.get(p, set()):
         comps[q]["citations"] += 1.0
@@ -874,20 +925,20 @@ def related_papers(G: nx.MultiDiGraph, paper_id: str, *, top: int = 10) -> list[
         s = sum(w[k] * v for k, v in comp.items())
         rows.append((s, q, comp))
     rows.sort(key=lambda r: (-r[0], r[1]))
-    return [Related(q, G.nodes[q]["label"], s, None, tuple(_paper_reasons(G, idx, p, q)), comp)
+    return [Related(q, idx.paper_label(q), s, None, tuple(_paper_reasons(idx, p, q)), comp)
             for s, q, comp in rows[:top]]
 
 
-def _paper_reasons(G: nx.MultiDiGraph, idx: _Index, p: str, q: str) -> list[str]:
+def _paper_reasons(idx: _Index, p: str, q: str) -> list[str]:
     reasons = []
     shared_authors = [a for a in idx.authors_of.get(p, ()) if a in set(idx.authors_of.get(q, ()))]
     if shared_authors:
         reasons.append(f"shares author{'s' if len(shared_authors) > 1 else ''} "
-                       f"{_join([G.nodes[a]['name'] for a in shared_authors[:3]])}")
+                       f"{_join([idx.label(a) for a in shared_authors[:3]])}")
     shared = sorted((it for it in idx.items_of_paper.get(p, set()) & idx.items_of_paper.get(q, set()) if it in idx.idf),
                     key=lambda it: (-idx.idf[it], it))
     if shared:
-        reasons.append(f"both on {_join([G.nodes[it]['name'] for it in shared[:3]])}")
+        reasons.append(f"both on {_join([idx.label(it) for it in shared[:3]])}")
     if q in idx.cites.get(p, set()):
         reasons.append("cited by this paper")
     if p in idx.cites.get(q, set()):
@@ -900,5 +951,5 @@ def _paper_reasons(G: nx.MultiDiGraph, idx: _Index, p: str, q: str) -> list[str]
         reasons.append(f"cited together by {n_citers} paper{'s' if n_citers != 1 else ''}")
     cats = sorted(idx.cats_of_paper.get(p, set()) & idx.cats_of_paper.get(q, set()))
     if cats:
-        reasons.append(f"same category {G.nodes[cats[-1]]['name']}")
+        reasons.append(f"same category {idx.label(cats[-1])}")
     return reasons

@@ -3,7 +3,9 @@ without loading the graph.
 
 A query for related authors reads the co-author weights, each author's papers, rare
 methods/benchmarks/concepts, categories and citations, the term profiles and, for the reasons
-in words, names and the text of a few papers. :func:`write_related_index` stores exactly those
+in words, names and the text of a few papers. A query for related papers (``--paper``) reads
+each paper's authors, rare items, categories and citations, the papers of each rare item, and
+to find the paper its key, record id and title. :func:`write_related_index` stores exactly those
 tables, derived from the graph by :class:`kg.related.RelatedIndex`, as flat NumPy arrays (CSR
 tables of integer ids, UTF-8 blobs with offsets for strings); :func:`load_related_index` maps
 them back (``mmap_mode="r"``: only the pages a query touches are read) into a
@@ -38,8 +40,10 @@ from kg.text import digest
 
 #: Folder of the index inside a build folder.
 INDEX_DIR = "related"
-#: Version of the layout; another number means "rebuild".
-INDEX_FORMAT = 1
+#: Version of the layout; another number means "rebuild". 2: every paper (not only those with
+#: authors, categories or citations), paper labels and record ids, items_of_paper and
+#: papers_of_item (for related papers).
+INDEX_FORMAT = 2
 _META = "meta.json"
 
 
@@ -158,8 +162,7 @@ def _tables(idx: _rel.RelatedIndex) -> dict[str, np.ndarray]:
     """Every array of the stored index, from an index built on the graph."""
     authors = idx.authors
     apos = idx.pos
-    papers = sorted(set(idx.authors_of) | set(idx.cats_of_paper) | set(idx.cites) | set(idx.cited_by)
-                    | {q for qs in idx.cites.values() for q in qs} | {q for qs in idx.cited_by.values() for q in qs})
+    papers = idx.paper_keys  # every paper: --paper finds any of them
     ppos = {p: i for i, p in enumerate(papers)}
     items = sorted(idx.idf)
     ipos = {it: i for i, it in enumerate(items)}
@@ -182,6 +185,8 @@ def _tables(idx: _rel.RelatedIndex) -> dict[str, np.ndarray]:
     strings("title", (t for t, _ in texts))
     strings("abstract", (a for _, a in texts))
     del texts
+    strings("paper_label", (idx.paper_label(p) for p in papers))
+    strings("record_id", idx.paper_record_ids())
     strings("item", items)
     strings("item_name", (idx.label(it) for it in items))
     out["item_idf"] = np.array([idx.idf[it] for it in items], dtype=np.float64)
@@ -202,6 +207,11 @@ def _tables(idx: _rel.RelatedIndex) -> dict[str, np.ndarray]:
     table("papers_in_category", cats, idx.papers_in_category, ppos)
     table("cites", papers, idx.cites, ppos)
     table("cited_by", papers, idx.cited_by, ppos)
+    idf = idx.idf
+    rare = {p: sorted(it for it in its if it in idf) for p, its in idx.items_of_paper.items()}
+    table("items_of_paper", papers, rare, ipos)  # rare items only: the others weigh nothing
+    del rare
+    table("papers_of_item", items, idx.papers_of_item(), ppos)
 
     terms = idx.terms()
     out["terms_row_ptr"] = terms.row_ptr.astype(np.int64)
@@ -287,7 +297,7 @@ def write_related_index(G: Any, folder: str | Path, *, key: str) -> dict[str, An
 class StoredIndex(_rel.RelatedIndex):
     """A :class:`kg.related.RelatedIndex` read back from a build folder (no graph).
 
-    Only the author side is there: :func:`kg.related.related_papers` still needs the graph.
+    Both :func:`kg.related.related_authors` and :func:`kg.related.related_papers` answer from it.
     """
 
     def __init__(self, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any]) -> None:
@@ -302,6 +312,9 @@ class StoredIndex(_rel.RelatedIndex):
         self._papers = {p: i for i, p in enumerate(papers)}
         self._titles = _Strings(a["title_blob"], a["title_offs"])
         self._abstracts = _Strings(a["abstract_blob"], a["abstract_offs"])
+        self.paper_keys = papers
+        self._paper_labels = _Strings(a["paper_label_blob"], a["paper_label_offs"])
+        self._record_ids = (a["record_id_blob"], a["record_id_offs"])
         items = _decode(a["item_blob"], a["item_offs"])
         ipos = {it: i for i, it in enumerate(items)}
         self._items = ipos
@@ -326,6 +339,8 @@ class StoredIndex(_rel.RelatedIndex):
         self.papers_in_category = rows("papers_in_category", cpos, papers)
         self.cites = rows("cites", self._papers, papers, set)
         self.cited_by = rows("cited_by", self._papers, papers, set)
+        self.items_of_paper = rows("items_of_paper", self._papers, items, set)
+        self._papers_of_item = rows("papers_of_item", ipos, papers)
         self.n_papers = np.diff(a["papers_of_ptr"]).astype(np.float64)
         self._sorted_counts = np.sort(self.n_papers)
         self.n_items = np.diff(a["items_of_author_ptr"]).astype(np.float64)
@@ -351,6 +366,21 @@ class StoredIndex(_rel.RelatedIndex):
     def paper_text(self, key: str) -> tuple[str | None, str | None]:
         i = self._papers[key]
         return self._titles[i], self._abstracts[i]
+
+    def is_paper(self, key: str) -> bool:
+        return key in self._papers
+
+    def paper_label(self, key: str) -> str:
+        return self._paper_labels[self._papers[key]]
+
+    def paper_titles(self) -> list[str | None]:
+        return [t or None for t in _decode(self._titles.raw, self._titles.offs)]
+
+    def paper_record_ids(self) -> list[str]:
+        return _decode(*self._record_ids)
+
+    def papers_of_item(self) -> Mapping[str, list[str]]:
+        return self._papers_of_item
 
     def names(self) -> dict[str, str]:
         if self._names is None:

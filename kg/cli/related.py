@@ -1,6 +1,6 @@
 """``kg related OUT/ NAME`` (or ``--paper ID``): related authors or papers, with reasons.
 
-Authors are answered from the index ``kg build`` stores in ``OUT/related/`` (a few seconds at
+Both are answered from the index ``kg build`` stores in ``OUT/related/`` (a few seconds at
 100k papers, without loading the graph); a build without a current index gets one, made from
 the graph on the first call (a one-line note on stderr says so).
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from kg.related import find_author, related_authors, related_papers
+from kg.related import find_author, find_paper, related_authors, related_papers
 from kg.related_index import workspace_index
 from kg.workspace import Workspace
 
@@ -34,13 +34,14 @@ def command(out: Path, name: str | None, paper_id: str | None, top: int, exclude
     if (name is None) == (paper_id is None):
         raise click.UsageError("give an author NAME or --paper ID (one of them)")
     ws = Workspace(out)
+    # The index stored by `kg build` (OUT/related/) answers without loading the graph; when it
+    # is missing or stale it is rebuilt from the graph once, after an unknown name has failed.
+    log = lambda msg: click.echo(f"kg: {msg}", err=True)  # noqa: E731
     if paper_id is not None:
-        results = related_papers(ws.load_graph(), paper_id, top=top)
+        idx = workspace_index(ws, log=log, check=lambda index: find_paper(index, paper_id))
+        results = related_papers(idx, paper_id, top=top)
     else:
-        # The index stored by `kg build` (OUT/related/) answers without loading the graph; when it
-        # is missing or stale it is rebuilt from the graph once, after an unknown name has failed.
-        idx = workspace_index(ws, log=lambda msg: click.echo(f"kg: {msg}", err=True),
-                              check=lambda index: find_author(index, name))
+        idx = workspace_index(ws, log=log, check=lambda index: find_author(index, name))
         results = related_authors(idx, name, top=top, exclude_coauthors=exclude_coauthors,
                                   exclude_within=exclude_within)
     if as_json:

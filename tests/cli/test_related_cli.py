@@ -159,3 +159,40 @@ def test_installed_kg_uses_the_stored_index(out):
                          capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith(" 1. Yao Shu  (")
+
+
+def test_related_papers_read_no_graph(out, capsys):
+    # The graph file keeps its size and time (the index's fingerprint) but is no pickle any more:
+    # --paper must answer from the stored index alone, as it did from the graph.
+    expected = CliRunner().invoke(cli, ["related", str(out), "--paper", "p1", "--json"]).output
+    from kg.related import related_papers
+
+    assert [r.key for r in related_papers(graph(), "p1")] == [d["key"] for d in json.loads(expected)]
+    import os
+
+    path = out / "graph.pickle"
+    st = path.stat()
+    path.write_bytes(b"\0" * st.st_size)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert main(["related", str(out), "--paper", "Paper p1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == expected
+
+
+def test_related_papers_without_index_builds_it_once(graph_only, capsys):
+    outputs = []
+    for run in range(2):
+        assert main(["related", str(graph_only), "--paper", "p1"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err == ("" if run else f"kg: {graph_only / INDEX_DIR}: no related-authors index{REBUILT}\n")
+        outputs.append(captured.out)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].splitlines()[1] == "    shares author Yao Shu; both on strategic classification"
+
+
+def test_unknown_paper_fails_before_the_index_is_built(graph_only, capsys):
+    assert main(["related", str(graph_only), "--paper", "Paper p9"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == ("kg: error: no paper with id or title 'Paper p9' in the graph; "
+                       "close matches: p3, p2, p1, f9, f8")
+    assert not (graph_only / INDEX_DIR / "meta.json").exists()

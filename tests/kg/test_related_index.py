@@ -250,3 +250,92 @@ def test_weights_stored_as_floats_when_their_parts_are_unknown(tmp_path):
     assert "terms_vals" in stored.meta["arrays"] and "terms_cnt" not in stored.meta["arrays"]
     assert_same_answers(G1, stored, _index(G1).authors)
     assert results(stored, "Author A") and _index(G1).terms().parts is not None
+
+
+# -- related papers (kg related --paper) from the stored index --------------------------------
+
+def paper_results(source, paper, **kw):
+    """Everything a related-papers query returns, with the unrounded score and components."""
+    from kg.related import related_papers
+
+    return [(r.key, r.label, r.score, r.hops, r.reasons, r.components) for r in related_papers(source, paper, **kw)]
+
+
+def assert_same_paper_answers(G, stored, papers):
+    n = 0
+    for p in papers:
+        expected = paper_results(G, p, top=25)
+        assert paper_results(stored, p, top=25) == expected, p
+        n += len(expected)
+    return n
+
+
+def test_demo_every_paper_same_related_papers(demo):
+    G = demo.load_graph()
+    stored = load_related_index(demo.path / INDEX_DIR, key=graph_fingerprint(demo.graph_path))
+    assert stored.paper_keys == _index(G).paper_keys
+    assert len(stored.paper_keys) == sum(1 for _, t in G.nodes(data="type") if t == "paper")
+    assert assert_same_paper_answers(G, stored, stored.paper_keys) > 50  # demo papers do have related papers
+    said = {r for p in stored.paper_keys for x in paper_results(stored, p) for r in x[4]}
+    assert any(r.startswith("shares author") for r in said) and any(r.startswith("both on ") for r in said)
+
+
+def test_real_build_same_related_papers(real):
+    G = real.load_graph()
+    stored = load_related_index(real.path / INDEX_DIR, key=graph_fingerprint(real.graph_path))
+    papers = _index(G).paper_keys
+    assert len(papers) == 400
+    assert assert_same_paper_answers(G, stored, papers[::2]) > 1000
+    # by record id and by title, as a user gives them
+    p = papers[5]
+    rid, title = G.nodes[p]["record_id"], G.nodes[p]["title"]
+    assert paper_results(stored, rid) == paper_results(G, rid) == paper_results(G, p)
+    assert paper_results(stored, title.upper()) == paper_results(G, title)
+
+
+def citing_graph():
+    """Papers with citations both ways, shared references, categories at two levels, a DOI, a
+    paper without authors and two papers with one title."""
+    rare = (Entity(EntityType.CONCEPT, "strategic classification", None),
+            Entity(EntityType.METHOD, "Hypergraph Lasso", None))
+    game, learn = Category("Theory", "Game Theory"), Category("Theory", "Learning Theory")
+    records = [
+        Record("p1", "Strategic Classification Revisited", None, ("Renzhe Xu", "Yao Shu"), False, game, 2024,
+               entities=rare),
+        Record("p2", "Hypergraph lasso at scale", None, ("Yao Shu", "José Núñez"), False, learn, 2024,
+               references=("p1", "p3"), entities=rare[1:]),
+        Record("p3", "Strategic agents", None, ("Pat Kim",), False, game, 2023, references=("p1",),
+               entities=rare[:1]),
+        Record("doi:10.1234/abc.5", "Citing everything", None, ("Lin Zhou",), False, None, 2025,
+               references=("p1", "p3", "p2"), doi="10.1234/abc.5", entities=rare),
+        Record("p5", "Anonymous note on strategic classification", None, (), False, game, 2022,
+               references=("p3",), entities=rare[:1]),
+        Record("p6", "Strategic agents", None, ("Mara Diaz",), False, None, 2021, references=("p1",)),
+    ]
+    records += [Record(f"f{i}", f"Filler topic{i}", None, (f"Filler Person{chr(97 + i)}",), False, None, 2020)
+                for i in range(20)]
+    return build_graph(records, max_df=0.2)
+
+
+def test_related_papers_with_citations_categories_and_lookup(tmp_path):
+    G = citing_graph()
+    stored = stored_copy(G, tmp_path)
+    assert assert_same_paper_answers(G, stored, _index(G).paper_keys) > 20
+    said = {r for p in stored.paper_keys for x in paper_results(stored, p) for r in x[4]}
+    for reason in ("cited by this paper", "cites this paper", "2 shared references",
+                   "cited together by 2 papers", "same category Game Theory", "shares author Yao Shu",
+                   "both on Hypergraph Lasso and strategic classification"):
+        assert reason in said, reason
+    from kg.related import find_paper
+
+    for ident, key in (("p5", "paper:p5"), ("paper:p2", "paper:p2"), ("10.1234/ABC.5", "paper:doi:10.1234/abc.5"),
+                       ("  strategic CLASSIFICATION revisited ", "paper:p1"),
+                       ("Strategic agents", "paper:p3")):  # of two papers with this title, the first by key
+        assert find_paper(stored, ident) == find_paper(G, ident) == key, ident
+    assert stored.paper_label("paper:p5") == G.nodes["paper:p5"]["label"]
+    for source in (G, stored):
+        with pytest.raises(NotFoundError, match=r"^no paper with id or title 'Strategic agent' in the graph; "
+                                                r"close matches: p6$"):  # one title, one hint
+            find_paper(source, "Strategic agent")
+        with pytest.raises(NotFoundError, match=r"^no paper with id or title 'zzz' in the graph$"):
+            find_paper(source, "zzz")
