@@ -1,28 +1,32 @@
-"""Cold ``kg related`` calls on one build folder, before and after the stored index.
+"""Cold ``kg related`` calls on one build folder: the stored index against the graph.
 
 Each call runs in a fresh Python process (imports included, as from the command line) and
-reports its wall time, its phases and its peak RSS:
+reports its wall time, its phases and its peak RSS; for every query (``--name`` authors and
+``--paper`` papers) the modes run side by side:
 
-- **before**: ``kg related`` as it was before the stored index (``kg/related.py`` of git revision
-  ``--before-rev``): load ``graph.pickle``, derive the author index from the graph, term
-  profiles from ``OUT/.cache/related_terms.npz`` (made by a first, untimed call if missing),
-  then the query;
-- **graph** (``--graph``): the current code on the loaded graph (what ``kg related`` falls back
-  to without a current index, less writing it);
-- **after**: the stored index ``OUT/related/`` (memory-mapped) and the query;
-- **rebuild** (``--rebuild``): what ``kg build`` adds, or a ``kg related`` on a build without
-  the index pays once: derive the index from the loaded graph and write it.
+- **index**: what ``kg related OUT NAME`` (or ``--paper ID``) does on a build with a current
+  index: open ``OUT/related/`` (memory-mapped) and answer;
+- **graph**: the graph-loading path (what answered before the stored index, and what
+  ``kg related`` falls back to on a build without a current one, less storing it): load
+  ``graph.pickle``, derive the index from the graph (for authors, their term profiles too)
+  and answer;
+- **build** (authors only): what ``kg build`` adds to store the index, and what the first
+  ``kg related`` on a build without a current index pays once: load the graph, derive the
+  index and write it (into a scratch folder: the build's own index is left alone), answer;
+- **kg**: the installed ``kg related OUT NAME --json`` itself, as a user runs it.
 
-The answers (keys, labels, hops, reasons, scores and components unrounded) are compared with
-the stored index's: "graph" must match to the bit; "before" summed the topic weights in set
-order, which changes from process to process, so its scores may differ in the last bits
-(the largest difference is printed).
+The answers (keys, labels, hops, reasons, and scores and components unrounded) of "graph"
+and "build" must equal the index's to the bit; the JSON of "kg" (scores rounded to 4
+places) must match the index's answer. A mismatch, or a build folder without a current
+index, is exit status 1.
 
 Usage::
 
-    python bench/bench_related.py OUT [--name "Yoshua Bengio" ...] [--repeat 2] [--rebuild]
+    kg build --demo -o /tmp/rel_demo
+    python bench/bench_related.py /tmp/rel_demo [--name NAME ...] [--paper ID ...] [--repeat 2]
 
-The files are read through the page cache: "cold" means a fresh process, not a cold disk.
+Without ``--name``/``--paper`` the most prolific author and their first paper are asked about. The files are read through the page cache: "cold" means a fresh
+process, not a cold disk.
 """
 
 from __future__ import annotations
@@ -31,140 +35,156 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-
-def _module_at(rev: str):
-    """``kg/related.py`` as it was at git revision ``rev``, imported under another name."""
-    import types
-
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:kg/related.py"], capture_output=True,
-                         text=True, check=True).stdout
-    mod = types.ModuleType("kg_related_before")
-    mod.__file__ = f"{rev}:kg/related.py"
-    sys.modules[mod.__name__] = mod  # dataclasses look their module up
-    exec(compile(src, mod.__file__, "exec"), mod.__dict__)
-    return mod
+MODES = {"author": ("index", "graph", "build", "kg"), "paper": ("index", "graph", "kg")}
 
 
-def _child(mode: str, out: str, name: str, top: int, rev: str) -> None:
+def _answer(results: list) -> list:
+    return [[r.key, r.label, r.hops, list(r.reasons), r.score, r.components] for r in results]
+
+
+def _child(mode: str, kind: str, out: str, query: str, top: int) -> None:
     t0 = time.perf_counter()
     phases: dict[str, float] = {}
 
     def mark(what: str) -> None:
         phases[what] = round(time.perf_counter() - t0 - sum(phases.values()), 3)
 
-    if mode == "before":
-        old = _module_at(rev)
-        _index, related_authors, use_terms_cache = old._index, old.related_authors, old.use_terms_cache
-    else:
-        from kg.related import _index, related_authors
+    from kg.related import RelatedIndex, related_authors, related_papers
     from kg.related_index import INDEX_DIR, graph_fingerprint, load_related_index, write_related_index
     from kg.workspace import Workspace
 
     ws = Workspace(out)
+    ask = related_authors if kind == "author" else related_papers
+    extra: dict = {}
     mark("import")
-    if mode == "after":
+    if mode == "index":
         source = load_related_index(ws.path / INDEX_DIR, key=graph_fingerprint(ws.graph_path))
         mark("open index")
     else:
-        source = G = ws.load_graph()
+        G = ws.load_graph()
         mark("load graph")
-        idx = _index(G)
-        mark("author index")
-        if mode == "before":
-            use_terms_cache(G, ws.cache_dir / "related_terms.npz", graph_fingerprint(ws.graph_path))
+        source = RelatedIndex(G)
+        mark("derive index")
+        if mode == "build":
+            with tempfile.TemporaryDirectory(prefix="bench_related_") as tmp:
+                extra["bytes"] = write_related_index(source, tmp, key="bench")["bytes"]
+            mark("term profiles + write")
+        elif kind == "author":
+            source.terms()
             mark("term profiles")
-        elif mode == "rebuild":  # into a scratch folder: the build's own index is left alone
-            meta = write_related_index(idx, ws.cache_dir / "bench_related_index", key="bench")
-            mark("write index")
-    res = related_authors(source, name, top=top)
+    res = ask(source, query, top=top)
     mark("query")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    answer = [[r.key, r.label, r.hops, list(r.reasons), r.score, r.components] for r in res]
-    out_d = {"phases": phases, "rss_mb": round(rss), "answer": answer}
-    if mode == "rebuild":
-        out_d["bytes"] = meta["bytes"]
-    print(json.dumps(out_d))
+    print(json.dumps({"phases": phases, "rss_mb": round(rss), "answer": _answer(res)} | extra))
 
 
-def _run(mode: str, out: Path, name: str, top: int, rev: str) -> dict:
+def _run(mode: str, kind: str, out: Path, query: str, top: int) -> dict:
+    if mode == "kg":
+        kg = shutil.which("kg", path=os.path.dirname(sys.executable)) or "kg"
+        args = [kg, "related", str(out), *([query] if kind == "author" else ["--paper", query]),
+                "--top", str(top), "--json"]
+    else:
+        args = [sys.executable, __file__, str(out), "--child", mode, "--kind", kind, "--query", query,
+                "--top", str(top)]
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, __file__, "--child", mode, str(out), "--name", name, "--top", str(top),
-                           "--before-rev", rev],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     if proc.returncode:
-        raise SystemExit(f"{mode} failed:\n{proc.stderr}")
+        raise SystemExit(f"{mode} {kind} {query!r} failed:\n{proc.stderr}")
+    if mode == "kg":
+        if proc.stderr:  # the index was not current: kg rebuilt it, the figures are not of the index
+            raise SystemExit(f"kg related said: {proc.stderr.strip()}")
+        return {"wall": wall, "json": json.loads(proc.stdout), "phases": {}, "rss_mb": None}
     d = json.loads(proc.stdout.strip().splitlines()[-1])
     d["wall"] = wall
     return d
 
 
-def _sizes(out: Path) -> dict[str, int]:
-    folder = out / "related"
+def _same_as_json(answer: list, data: list) -> bool:
+    """The index's answer and the JSON of ``kg related`` (scores rounded to 4 places)."""
+    return len(answer) == len(data) and all(
+        [a[0], a[1], a[2], a[3], round(a[4], 4)] == [d["key"], d["label"], d["hops"], d["reasons"], d["score"]]
+        for a, d in zip(answer, data))
+
+
+def _sizes(folder: Path) -> dict[str, int]:
     groups = {"term profiles": ("terms_", "vocab_"), "paper texts": ("title_", "abstract_"),
+              "paper lookup": ("paper_label_", "record_id_", "items_of_paper_", "papers_of_item_"),
               "names and keys": ("author_", "paper_blob", "paper_offs", "item_", "cat_", "name_")}
-    sizes = {g: 0 for g in groups} | {"tables": 0}
+    sizes = {g: 0 for g in groups} | {"other tables": 0}
     for p in folder.glob("*.npy"):
-        g = next((g for g, pre in groups.items() if p.name.startswith(pre)), "tables")
+        g = next((g for g, pre in groups.items() if p.name.startswith(pre)), "other tables")
         sizes[g] += p.stat().st_size
     return sizes
+
+
+def _defaults(out: Path) -> tuple[str, str]:
+    """The most prolific author (ties: first key) and their first paper by key."""
+    from kg.related_index import INDEX_DIR, load_related_index
+
+    idx = load_related_index(out / INDEX_DIR)
+    i = max(range(len(idx.authors)), key=lambda j: (idx.n_papers[j], -j))
+    return idx.label(idx.authors[i]), min(idx.papers_of[idx.authors[i]])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("--name", action="append", help="Author to ask about (repeatable).")
+    ap.add_argument("--name", action="append", default=[], help="Author to ask about (repeatable).")
+    ap.add_argument("--paper", action="append", default=[], help="Paper id or title to ask about (repeatable).")
     ap.add_argument("--top", type=int, default=10)
-    ap.add_argument("--repeat", type=int, default=1, help="Calls per mode and name (the best is shown too).")
-    ap.add_argument("--rebuild", action="store_true", help="Also time deriving and writing the index.")
-    ap.add_argument("--graph", action="store_true", help="Also time the current code on the loaded graph.")
-    ap.add_argument("--before-rev", default="56d06bb", help="Git revision of 'before' (default: the last "
-                    "one without the stored index).")
+    ap.add_argument("--repeat", type=int, default=1, help="Calls per mode and query (the best is shown too).")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--kind", default="author", help=argparse.SUPPRESS)
+    ap.add_argument("--query", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    names = args.name or ["Yoshua Bengio"]
     if args.child:
-        _child(args.child, str(args.out), names[0], args.top, args.before_rev)
+        _child(args.child, args.kind, str(args.out), args.query, args.top)
         return
+    from kg.related_index import INDEX_DIR, StaleIndexError, graph_fingerprint, load_related_index
+
     out = args.out
-    if not (out / "related" / "meta.json").exists():
-        raise SystemExit(f"{out}: no related/ index; run `kg build` (or one `kg related`) first")
-    if not (out / ".cache" / "related_terms.npz").exists():
-        print("making OUT/.cache/related_terms.npz for the 'before' path (one untimed call) ...", flush=True)
-        _run("before", out, names[0], args.top, args.before_rev)
-    print(f"build folder {out}: graph.pickle {os.path.getsize(out / 'graph.pickle') / 1e6:.0f} MB, "
-          f"related/ {sum(_sizes(out).values()) / 1e6:.0f} MB "
-          f"({', '.join(f'{k} {v / 1e6:.0f}' for k, v in _sizes(out).items())}), "
-          f".cache/related_terms.npz {os.path.getsize(out / '.cache' / 'related_terms.npz') / 1e6:.0f} MB; "
-          f"load {os.getloadavg()[0]:.1f}")
-    modes = ["before"] + (["graph"] if args.graph else []) + ["after"] + (["rebuild"] if args.rebuild else [])
+    try:
+        load_related_index(out / INDEX_DIR, key=graph_fingerprint(out / "graph.pickle"))
+    except (StaleIndexError, OSError) as e:
+        raise SystemExit(f"{out}: {e}; run `kg build` (or one `kg related`) first")
+    queries = [("author", n) for n in args.name] + [("paper", p) for p in args.paper]
+    if not queries:
+        name, paper = _defaults(out)
+        queries = [("author", name), ("paper", paper)]
+    sizes = _sizes(out / INDEX_DIR)
+    print(f"build folder {out}: graph.pickle {os.path.getsize(out / 'graph.pickle') / 1e6:.1f} MB, "
+          f"related/ {sum(sizes.values()) / 1e6:.1f} MB ({', '.join(f'{k} {v / 1e6:.1f}' for k, v in sizes.items())}); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     bad = False
-    for name in names:
-        runs = {m: [_run(m, out, name, args.top, args.before_rev) for _ in range(args.repeat)] for m in modes}
-        ref = runs["after"][0]["answer"]
-        exact = {m: all(r["answer"] == ref for r in rs) for m, rs in runs.items()}
-        words = all([a[:4] for a in r["answer"]] == [a[:4] for a in ref] for rs in runs.values() for r in rs)
-        diff = max((abs(x - y) for rs in runs.values() for r in rs for a, b in zip(r["answer"], ref)
-                    for x, y in [(a[4], b[4]), *((a[5][k], b[5][k]) for k in a[5])]), default=0.0)
-        print(f"\n{name!r}: top {args.top}; same authors, order, hops and reasons in every call: "
-              f"{'yes' if words else 'NO'}; scores and components bit-identical to 'after': "
-              + ", ".join(f"{m} {'yes' if ok else 'no'}" for m, ok in exact.items() if m != "after")
-              + f" (largest difference {diff:.1e})")
-        bad |= not words or not all(ok for m, ok in exact.items() if m != "before") or diff > 1e-9
-        print(f"  {'':8} {'wall s':>8} {'best s':>8} {'peak RSS MB':>12}  phases (s, first call)")
+    for kind, query in queries:
+        runs = {m: [_run(m, kind, out, query, args.top) for _ in range(args.repeat)] for m in MODES[kind]}
+        ref = runs["index"][0]["answer"]
+        exact = {m: all(r["answer"] == ref for r in rs) for m, rs in runs.items() if m not in ("index", "kg")}
+        exact["index (every call)"] = all(r["answer"] == ref for r in runs["index"])
+        cli = all(_same_as_json(ref, r["json"]) for r in runs["kg"])
+        print(f"\n{kind} {query!r}: top {args.top}, {len(ref)} found; answers equal to the index's to the bit: "
+              + ", ".join(f"{m} {'yes' if ok else 'NO'}" for m, ok in exact.items())
+              + f"; kg related --json the same: {'yes' if cli else 'NO'}")
+        bad |= not all(exact.values()) or not cli or not ref
+        print(f"  {'':6} {'wall s':>8} {'best s':>8} {'peak RSS MB':>12}  phases (s, first call)")
         for m, rs in runs.items():
             walls = [r["wall"] for r in rs]
             phases = ", ".join(f"{k} {v:.2f}" for k, v in rs[0]["phases"].items())
-            extra = f", wrote {rs[0]['bytes'] / 1e6:.0f} MB" if m == "rebuild" else ""
-            print(f"  {m:8} {walls[0]:8.2f} {min(walls):8.2f} {max(r['rss_mb'] for r in rs):12,}  {phases}{extra}")
+            if m == "build":
+                phases += f"; wrote {rs[0]['bytes'] / 1e6:.1f} MB"
+            rss = "" if rs[0]["rss_mb"] is None else f"{max(r['rss_mb'] for r in rs):,}"
+            print(f"  {m:6} {walls[0]:8.2f} {min(walls):8.2f} {rss:>12}  {phases}")
     if bad:
         raise SystemExit(1)
 

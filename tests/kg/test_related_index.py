@@ -339,3 +339,28 @@ def test_related_papers_with_citations_categories_and_lookup(tmp_path):
             find_paper(source, "Strategic agent")
         with pytest.raises(NotFoundError, match=r"^no paper with id or title 'zzz' in the graph$"):
             find_paper(source, "zzz")
+
+
+@pytest.mark.slow
+def test_bench_related_runs_and_finds_the_paths_equal(demo):
+    # bench/bench_related.py once read a cache that was removed; it runs on a real build folder
+    # and checks the graph path and the installed `kg related` against the stored index.
+    from pathlib import Path
+
+    from kg.related import related_papers
+
+    G = demo.load_graph()
+    paper = max(_index(G).paper_keys, key=lambda p: (len(related_papers(G, p)), p))
+    bench = Path(__file__).resolve().parents[2] / "bench" / "bench_related.py"
+    res = subprocess.run([sys.executable, str(bench), str(demo.path), "--name", "Ingrid Solheim",
+                          "--paper", G.nodes[paper]["record_id"]], capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith(f"build folder {demo.path}: graph.pickle ")
+    verdicts = [line for line in lines if "answers equal to the index's to the bit" in line]
+    assert len(verdicts) == 2
+    assert verdicts[0].endswith("graph yes, build yes, index (every call) yes; kg related --json the same: yes")
+    assert verdicts[1].endswith("graph yes, index (every call) yes; kg related --json the same: yes")
+    rows = [line.split()[0] for line in lines if line.startswith("  ") and line.split()[0] in
+            ("index", "graph", "build", "kg")]
+    assert rows == ["index", "graph", "build", "kg", "index", "graph", "kg"]
