@@ -1,4 +1,5 @@
-"""Fixtures for the extractor tests: one default pipeline per session, and a helper that runs it."""
+"""Fixtures for the extractor tests: one default pipeline per session, a helper that runs it,
+and the entity tests' shared views of its result (``found_in``, ``names_in``)."""
 
 from __future__ import annotations
 
@@ -35,5 +36,35 @@ def extract(nlp):
         recs = [record(abstract, title)]
         out = consolidate(recs, list(extract_raw(recs, nlp=nlp)))[0]
         return [e for e in out.entities if e.type.value != "concept"]
+
+    return run
+
+
+def _default_title(request) -> str | None:
+    """The title a test module gives its invented abstracts (its ``TITLE``), else none."""
+    return getattr(request.module, "TITLE", None)
+
+
+@pytest.fixture()
+def found_in(extract, request):
+    """``found_in(text, title=TITLE)`` -> the set of ``(type, role, name)`` of the methods and
+    benchmarks ``extract`` finds; ``title`` defaults to the test module's ``TITLE`` (none
+    when the module has no such constant)."""
+    default = _default_title(request)
+
+    def run(text: str, title: str | None = default) -> set[tuple[str, str, str]]:
+        return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
+
+    return run
+
+
+@pytest.fixture()
+def names_in(extract, request):
+    """``names_in(text, title=TITLE)`` -> the set of names of the methods and benchmarks
+    ``extract`` finds; ``title`` defaults as for :func:`found_in`."""
+    default = _default_title(request)
+
+    def run(text: str, title: str | None = default) -> set[str]:
+        return {e.name for e in extract(text, title)}
 
     return run

@@ -10,14 +10,6 @@ P, U = "proposed", "used"
 M, B = "method", "benchmark"
 
 
-def _found(extract, text: str, title: str | None = None) -> set[tuple[str, str, str]]:
-    return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
-
-
-def _names(extract, text: str) -> set[str]:
-    return {e.name for e in extract(text)}
-
-
 @pytest.mark.parametrize("text, expected", [
     # established algorithms, samplers and model families, in the other grammatical number too
     ("We prove that the Langevin diffusion with early stopping recovers the modes.",
@@ -37,8 +29,8 @@ def _names(extract, text: str) -> set[str]:
     ("We train on a Wikipedia corpus and test on news.", {(B, U, "Wikipedia")}),
     ("Users post on Twitter every day.", set()),
 ])
-def test_coverage(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_coverage(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -63,8 +55,8 @@ def test_coverage(extract, text: str, expected: set) -> None:
     ("We distil the backdoor of a model into a *trigger expert* model that flags inputs.",
      {(M, P, "trigger expert")}),
 ])
-def test_proposals(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_proposals(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
 @pytest.mark.parametrize("text, absent", [
@@ -80,8 +72,8 @@ def test_proposals(extract, text: str, expected: set) -> None:
     ("Our algorithm, unlike SPIDER and SARAH, needs no large batches.", {"Spider"}),
     ("We then show the efficacy of our proposed RL-training framework.", {"RL-training"}),
 ])
-def test_not_names(extract, text: str, absent: set) -> None:
-    assert not (_names(extract, text) & absent)
+def test_not_names(names_in, text: str, absent: set) -> None:
+    assert not (names_in(text) & absent)
 
 
 def test_title_tool_described_as_known_is_not_proposed(extract) -> None:

@@ -16,10 +16,6 @@ M, B = "method", "benchmark"
 TITLE = "Fast Widgets for Everyone"
 
 
-def _found(extract, text: str, title: str | None = TITLE) -> set[tuple[str, str, str]]:
-    return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
-
-
 def _proposed(extract, text: str, title: str | None = TITLE) -> set[str]:
     return {e.name for e in extract(text, title) if e.role.value == P}
 
@@ -44,8 +40,8 @@ def test_names_with_inline_math(extract, text: str, name: str, mentions: list[st
     r"We present a bound of order $O(n^2)$ for this problem.",
     r"Our analysis of $\mathcal{L}$ and $K^2$ is tight.",
 ])
-def test_math_variables_are_not_names(extract, text: str) -> None:
-    assert _found(extract, text) == set()
+def test_math_variables_are_not_names(found_in, text: str) -> None:
+    assert found_in(text) == set()
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -131,18 +127,18 @@ def test_modifier_and_known_method_precision(extract, text: str) -> None:
     ("Their kernel gives a learning algorithm which they dubbed the Deep Kernel Engine (DKE). We extend it.",
      {(M, U, "Deep Kernel Engine")}),
 ])
-def test_roles_and_types_from_context(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_roles_and_types_from_context(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_lower_case_learner_is_still_a_paradigm(extract) -> None:
+def test_lower_case_learner_is_still_a_paradigm(found_in) -> None:
     text = "We study the online learner (OL) setting and prove a regret bound for it."
-    assert _found(extract, text) == set()
+    assert found_in(text) == set()
 
 
-def test_year_after_a_proposed_name_in_an_address_is_no_variant(extract) -> None:
+def test_year_after_a_proposed_name_in_an_address_is_no_variant(found_in) -> None:
     text = "We propose Tessera, a patching method. Code: github.com/someone/Tessera-2024. Tessera is fast."
-    assert _found(extract, text) == {(M, P, "Tessera")}
+    assert found_in(text) == {(M, P, "Tessera")}
 
 
 @pytest.mark.parametrize("text, forbidden", [
@@ -197,13 +193,13 @@ def test_emphasis_and_purpose_clauses(extract, text: str, expected: set[str]) ->
     assert _proposed(extract, text) == expected
 
 
-def test_known_name_defined_after_a_proposal_verb_and_named_by_the_title(extract) -> None:
+def test_known_name_defined_after_a_proposal_verb_and_named_by_the_title(found_in) -> None:
     # two proposal rules (the title's "Name:" and the definition right after "we propose") make a
     # name the gazetteer knows the paper's own; one alone does not
     text = "We propose Low-Rank Adaptation (LoRA), which freezes the weights and trains small matrices. LoRA is cheap."
-    assert _found(extract, text, "LoRA: Low-Rank Adaptation of Large Language Models") == {(M, P, "LoRA")}
+    assert found_in(text, "LoRA: Low-Rank Adaptation of Large Language Models") == {(M, P, "LoRA")}
     text = "We fine-tune with Low-Rank Adaptation (LoRA), which freezes the weights. LoRA is cheap."
-    assert _found(extract, text, "LoRA: A Study of Adapters") == {(M, U, "LoRA")}
+    assert found_in(text, "LoRA: A Study of Adapters") == {(M, U, "LoRA")}
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -296,10 +292,10 @@ def test_known_name_with_two_proposal_cues(extract, text: str, role: str) -> Non
     assert roles.get("Mamba") == role
 
 
-def test_known_name_defined_after_a_novelty_cue_is_proposed(extract) -> None:
+def test_known_name_defined_after_a_novelty_cue_is_proposed(found_in) -> None:
     # "we propose the first X (ABC)": the proposal verb and "the first" are two cues
     text = "We propose the first Low-Rank Adaptation (LoRA) that freezes the weights. LoRA is cheap."
-    assert _found(extract, text, "Cheap Tuning") == {(M, P, "LoRA")}
+    assert found_in(text, "Cheap Tuning") == {(M, P, "LoRA")}
 
 
 def test_known_coined_name_opening_the_title_is_the_papers_own() -> None:

@@ -15,10 +15,6 @@ M, B = "method", "benchmark"
 TITLE = "Fast Widgets for Everyone"
 
 
-def _found(extract, text: str, title: str | None = TITLE) -> set[tuple[str, str, str]]:
-    return {(e.type.value, e.role.value, e.name) for e in extract(text, title)}
-
-
 # ----------------------------------------------------------------------------- data resources
 @pytest.mark.parametrize("text, expected", [
     # an emphasised proposed name before a data head noun is a benchmark
@@ -30,12 +26,12 @@ def _found(extract, text: str, title: str | None = TITLE) -> set[tuple[str, str,
     ("We construct the Multi-step Visual Reasoning (MVR) benchmark to probe models.",
      {(B, P, "Multi-step Visual Reasoning")}),
 ])
-def test_proposed_data_resource_is_a_benchmark(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_proposed_data_resource_is_a_benchmark(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_method_abbreviation_before_a_method_head_stays_a_method(extract) -> None:
-    assert _found(extract, "We train a Gated Linear Unit (GLU) network on the data.") == \
+def test_method_abbreviation_before_a_method_head_stays_a_method(found_in) -> None:
+    assert found_in("We train a Gated Linear Unit (GLU) network on the data.") == \
         {(M, U, "Gated Linear Unit")}
 
 
@@ -50,8 +46,8 @@ def test_method_abbreviation_before_a_method_head_stays_a_method(extract) -> Non
     "We build on the theory of *smoothed* estimators.",
     "Our analysis covers *efficient* algorithms only.",
 ])
-def test_emphasised_terms_are_not_proposed_names(extract, text: str) -> None:
-    assert {x for x in _found(extract, text) if x[1] == P} == set()
+def test_emphasised_terms_are_not_proposed_names(found_in, text: str) -> None:
+    assert {x for x in found_in(text) if x[1] == P} == set()
 
 
 def test_emphasised_abbreviation_definition_is_split(extract) -> None:
@@ -69,8 +65,8 @@ def test_emphasised_abbreviation_definition_is_split(extract) -> None:
     ("We encode shapes with Neural Signed Fields (NSFs) and name it ShapeNSF. ShapeNSF is fast.",
      {(M, U, "Neural Signed Fields"), (M, P, "ShapeNSF")}),
 ])
-def test_more_proposal_cues(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_more_proposal_cues(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
 @pytest.mark.parametrize("text, name", [
@@ -93,8 +89,8 @@ def test_definitions_after_a_proposal_verb_that_are_not_the_proposal(extract, te
     ("We give the first algorithm for this setting, namely meta-KRR, and analyse it. meta-KRR is fast.",
      {(M, P, "meta-KRR")}),
 ])
-def test_proposal_by_design_and_prefixed_acronyms(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_proposal_by_design_and_prefixed_acronyms(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
 @pytest.mark.parametrize("text", [
@@ -103,8 +99,8 @@ def test_proposal_by_design_and_prefixed_acronyms(extract, text: str, expected: 
     # English bound prefixes and generic acronyms are no names
     "We study human-AI teams on non-IID data, namely multi-GPU training.",
 ])
-def test_proposal_by_design_and_prefixes_precision(extract, text: str) -> None:
-    assert {x for x in _found(extract, text) if x[1] == P} == set()
+def test_proposal_by_design_and_prefixes_precision(found_in, text: str) -> None:
+    assert {x for x in found_in(text) if x[1] == P} == set()
 
 
 @pytest.mark.parametrize("text, forbidden", [
@@ -116,9 +112,9 @@ def test_task_acronyms_are_not_benchmarks(extract, text: str, forbidden: str) ->
     assert all(forbidden not in (e.name, *e.aliases) for e in extract(text, TITLE))
 
 
-def test_hyphenated_head_is_its_last_part(extract) -> None:
+def test_hyphenated_head_is_its_last_part(found_in) -> None:
     # "collection-elimination" contains no "collection" head noun
-    es = _found(extract, "Prior work studies the option collection-elimination (OCE) algorithm in bandits.")
+    es = found_in("Prior work studies the option collection-elimination (OCE) algorithm in bandits.")
     assert (B, U, "option collection-elimination") not in es
     assert (M, U, "option collection-elimination") in es
 
@@ -138,12 +134,12 @@ def test_hyphenated_head_is_its_last_part(extract) -> None:
     # "we present a ... NAME variant"
     ("We present a more expensive FastRF+ variant, which we prove is optimal.", {(M, P, "FastRF+")}),
 ])
-def test_own_names_in_more_forms(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_own_names_in_more_forms(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_quoted_field_name_of_others_is_not_proposed(extract) -> None:
-    es = _found(extract, 'A large body of the "Inverse Policy Shaping" (IPS) literature recovers rewards.')
+def test_quoted_field_name_of_others_is_not_proposed(found_in) -> None:
+    es = found_in('A large body of the "Inverse Policy Shaping" (IPS) literature recovers rewards.')
     assert {x for x in es if x[1] == P} == set()
 
 
@@ -153,21 +149,21 @@ def test_quoted_field_name_of_others_is_not_proposed(extract) -> None:
     ("On two planning benchmarks (Tiny Crafter and HOMEBOT Household Tasks), our agent wins.",
      {(B, U, "Tiny Crafter"), (B, U, "HOMEBOT")}),
 ])
-def test_generic_tail_is_trimmed_from_list_items(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_generic_tail_is_trimmed_from_list_items(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_coined_name_set_off_by_commas_after_a_described_proposal(extract) -> None:
+def test_coined_name_set_off_by_commas_after_a_described_proposal(found_in) -> None:
     text = "We propose a novel spectral encoding of relative positions with damping, SPARK, to help long inputs."
-    assert _found(extract, text) == {(M, P, "SPARK")}
+    assert found_in(text) == {(M, P, "SPARK")}
 
 
 @pytest.mark.parametrize("text", [
     "We propose a method based on BERT, GPT-2, and T5.",
     "We present a study of this phenomenon, ABCD, which is known.",
 ])
-def test_appositive_after_proposal_precision(extract, text: str) -> None:
-    assert {x for x in _found(extract, text) if x[1] == P} == set()
+def test_appositive_after_proposal_precision(found_in, text: str) -> None:
+    assert {x for x in found_in(text) if x[1] == P} == set()
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -178,14 +174,14 @@ def test_appositive_after_proposal_precision(extract, text: str) -> None:
     ("Besides, a randomization based CoinMix algorithm is also proposed and shown to work.",
      {(M, P, "CoinMix")}),
 ])
-def test_described_and_passive_proposals(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_described_and_passive_proposals(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(extract) -> None:
+def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(found_in) -> None:
     text = ("Unsupervised crowd event detection (UCED) is hard. In response, a diffusion-based UCED "
             "framework is proposed, called DiffCrowd.")
-    assert {x for x in _found(extract, text) if x[1] == P} == {(M, P, "DiffCrowd")}
+    assert {x for x in found_in(text) if x[1] == P} == {(M, P, "DiffCrowd")}
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -194,11 +190,11 @@ def test_defined_task_acronym_before_a_proposed_head_is_not_the_name(extract) ->
     ("We also release a new 3 million example dataset WXR-3M and show that models can be trained.",
      {(B, P, "WXR-3M")}),
 ])
-def test_own_data_resources_in_more_forms(extract, text: str, expected: set) -> None:
-    assert _found(extract, text) == expected
+def test_own_data_resources_in_more_forms(found_in, text: str, expected: set) -> None:
+    assert found_in(text) == expected
 
 
-def test_emphasised_clause_with_trailing_comma_is_no_name(extract) -> None:
+def test_emphasised_clause_with_trailing_comma_is_no_name(found_in) -> None:
     text = (r"Such models have issues: (a) $\textit{Large Cache Footprint,}$ due to copies; and "
             r"(b) $\textit{Idle Expert Slots,}$ as routing fails.")
-    assert {x for x in _found(extract, text) if x[1] == P} == set()
+    assert {x for x in found_in(text) if x[1] == P} == set()
