@@ -790,6 +790,11 @@ class EntityRecognizer:
                         # "We introduce iTransformer, a forecaster that ...": the verb and an
                         # indefinite appositive are two proposal cues, enough for a known name too
                         known_proposals[entity_key(ct[ns:ne])].add("appositive")
+                elif strict and modifier:
+                    self._name_before_head(ct, ns, ne, pend, defs, add)
+                    # the noun phrase may still be named after its head ("a practical X algorithm
+                    # for Y, Long Form (LF)"): for that, this proposal counts as unnamed below
+                    n_before = len(out)
             av = _AFTER_VERB_ADJ.match(ct, pend)
             if av and self.is_name(av.group("name")) and _CAMEL.search(av.group("name")):
                 add(av.start("name"), av.end("name"), self._label_after(ct, av.end("name")) or METHOD,
@@ -1442,6 +1447,28 @@ class EntityRecognizer:
         return " " not in name and _CAMEL.search(name) is not None and sum(c.isalpha() for c in name) >= 3 \
             and not name.isupper() and self.is_name(name) and (entry is None or entry.type != "method") \
             and _FOLLOWED_BY_PUNCT.match(ct, b) is not None
+
+    def _name_before_head(self, ct: str, ns: int, ne: int, pend: int, defs: list[Definition],
+                          add: Callable[..., None]) -> None:
+        """A coined word between a proposal verb and a head noun: "we propose the FavardGNN model".
+
+        The word must be one coined token (not a known name, not a hyphenated modifier such as
+        "GNN-based"), the head noun must end the noun phrase, and the word must not occur before
+        the proposal (a name used earlier in the abstract, "... SDEs. We propose a new SDE solver",
+        is the topic, not the contribution) nor be an acronym the abstract defines, an adjective
+        ("a novel PAC-Bayesian framework") or a task shape ("NL-to-code").
+        """
+        name = ct[ns:ne]
+        if " " in name or self.gazetteer.lookup(name) is not None or _MODIFIER_SUFFIX.search(name) \
+                or "-to-" in name or (_ADJECTIVE_END.search(name) and not _CAMEL.search(name)) \
+                or any(name in (d.short, d.short + "s") for d in defs) or _word_in(ct[:pend], name):
+            return
+        hn = _HEAD_NEXT.match(ct, ne)
+        if hn is None or ct.startswith("-", hn.end()) or _FOLLOWED_BY_NOUN.match(ct, hn.end()):
+            return
+        label = _head_label(hn.group(0).strip())
+        if label is not None:
+            add(ns, ne, label, PROPOSED, "propose_head", 5)
 
     def _colon_list(self, ct: str, pend: int) -> list[tuple[int, int, str]]:
         """Names listed after a colon that closes a proposal's plural head noun phrase.
