@@ -665,8 +665,7 @@ def _oxigraph_serialize(data: bytes, in_fmt: str, out_fmt: str) -> bytes:
 def _atomic(path: Path) -> Any:
     from kg.io import atomic_write
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return atomic_write(path, "wb")
+    return atomic_write(path, "wb")  # it makes the folder, or says in one line why it cannot
 
 
 def _convert_file(nq: Path, path: Path, fmt: str) -> Path:

@@ -3,17 +3,58 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Iterator
+
+from kg.errors import WorkspaceError
+
+
+@functools.lru_cache(maxsize=1)
+def _umask() -> int:
+    # os.umask can only be read by setting it; done once per process
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def default_mode(*, folder: bool = False) -> int:
+    """Permission bits a plain ``open()`` (or ``mkdir``) would give a new file (folder).
+
+    ``tempfile.mkstemp`` creates files readable by their owner only (0600), and ``mkdtemp``
+    folders of mode 0700; outputs renamed into place from them would keep those bits, so a
+    view, an RDF file or a Neo4j CSV could not be read by a web server or a database running
+    as another user. Outputs get the umask's mode instead.
+    """
+    return (0o777 if folder else 0o666) & ~_umask()
+
+
+def _make_parent(path: Path) -> None:
+    """Create the folder of ``path``, or say in one line why it cannot be."""
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        for ancestor in (parent, *parent.parents):
+            if ancestor.exists() or ancestor.is_symlink():
+                if not ancestor.is_dir():
+                    raise WorkspaceError(f"{path}: cannot write it: {ancestor} is a file, not a folder") from None
+                break
+        raise WorkspaceError(f"{path}: cannot create its folder {parent}: {exc.strerror or exc}") from None
 
 
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "w", *, encoding: str | None = "utf-8") -> Iterator[IO]:
     """Write to a temporary file beside ``path`` and rename it into place on success.
 
-    On an exception the temporary file is removed and ``path`` is left as it was.
+    On an exception the temporary file is removed and ``path`` is left as it was. A symbolic
+    link is written through (the file it points to is replaced, the link stays); a device or a
+    pipe such as ``/dev/stdout`` is written directly. The new file gets the mode of the file it
+    replaces, else the umask's (:func:`default_mode`). A folder in the way, or a file where a
+    folder is needed, is a one-line :class:`~kg.errors.WorkspaceError`.
 
     Examples
     --------
@@ -25,10 +66,29 @@ def atomic_write(path: str | Path, mode: str = "w", *, encoding: str | None = "u
     'done'
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    enc = None if "b" in mode else encoding
+    if path.exists() and not path.is_dir() and not path.is_file():
+        # a device or a pipe (``-o /dev/stdout``): nothing to replace, and it must stay what it is
+        with open(path, mode, encoding=enc) as fh:
+            yield fh
+        return
+    if path.is_symlink():
+        # write to the file the link points to; replacing the link would cut it
+        path = Path(os.path.realpath(path))
+    if path.is_dir():
+        raise WorkspaceError(f"{path}: is a folder; give the name of a file to write")
+    _make_parent(path)
     try:
-        with os.fdopen(fd, mode, encoding=None if "b" in mode else encoding) as fh:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot write in {path.parent}: {exc.strerror or exc}") from None
+    try:
+        try:
+            keep = stat.S_IMODE(path.stat().st_mode) if path.is_file() else default_mode()
+            os.fchmod(fd, keep)
+        except OSError:
+            pass  # e.g. a file system without permission bits: the temporary file's mode stays
+        with os.fdopen(fd, mode, encoding=enc) as fh:
             yield fh
         os.replace(tmp, path)
     except BaseException:
@@ -43,8 +103,12 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     import shutil
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and not path.is_dir():
+        raise WorkspaceError(f"{path}: is a file; give the name of a folder to write")
+    _make_parent(path)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    with contextlib.suppress(OSError):
+        tmp.chmod(default_mode(folder=True))
     try:
         yield tmp
         if path.exists():

@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from kg.errors import NotFoundError, QueryError, WorkspaceError
+from kg.io import default_mode
 from kg.records import Record
 from kg.schema import EdgeType, NodeType
 from kg.text import fold, match_key
@@ -168,6 +169,8 @@ def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | P
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, default_mode())  # mkstemp's 0600 would stay on the index
     try:
         con = sqlite3.connect(tmp)
         try:

@@ -9,16 +9,17 @@ import click
 
 from kg.cli._common import format_option, quiet_option, skip_bad_option, stderr_logger
 from kg.ingest import ingest, write_conflicts
+from kg.io import atomic_write
 from kg.workspace import write_records
 
 
 @click.command("ingest")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON Lines file to write (one merged record per paper).")
-@click.option("--conflicts", type=click.Path(path_type=Path), default=None,
+@click.option("--conflicts", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the merge conflicts as JSON Lines here.")
-@click.option("--summary", "summary_path", type=click.Path(path_type=Path), default=None,
+@click.option("--summary", "summary_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the ingest summary as JSON here.")
 @format_option
 @skip_bad_option
@@ -34,7 +35,8 @@ def command(inputs: tuple[Path, ...], output: Path, conflicts: Path | None, summ
         write_conflicts(result.conflicts, conflicts)
     summary = result.summary()
     if summary_path:
-        summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+        with atomic_write(summary_path) as fh:
+            fh.write(json.dumps(summary, indent=2, ensure_ascii=False))
     log(format_ingest_summary(summary))
     log(f"wrote {output}")
 
