@@ -41,6 +41,7 @@ from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 from kg.errors import NotFoundError, QueryError, WorkspaceError
+from kg.io import default_mode
 from kg.namespace import PREFIXES
 from kg.workspace import Workspace
 
@@ -116,7 +117,9 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
 
     target = store_dir(ws)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".store-", dir=target.parent))
+    _remove_leftovers(target.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX, dir=target.parent))
+    tmp.chmod(default_mode(folder=True))  # mkdtemp's 0700 would stay on OUT/store
     t0 = time.perf_counter()
     try:
         store = ox.Store(str(tmp / "db"))
@@ -168,6 +171,18 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+#: Prefix of the folder a store is built in before it is moved into place.
+_TMP_PREFIX = ".store-"
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Delete the half-built stores of earlier builds that were killed (a store is as large
+    as the RDF it holds); one build writes a folder at a time, so none of them is in use."""
+    for p in folder.glob(_TMP_PREFIX + "*"):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
 
 
 def _graph_of_nquads(path: Path) -> str:
@@ -413,20 +428,47 @@ def _queries_dir() -> Path:
 
 
 def read_query_file(path: str | Path) -> ExampleQuery:
-    """Read a ``.rq`` file with its comment header (title and ``# @param NAME TYPE description``)."""
+    """Read a ``.rq`` file with its comment header.
+
+    The header's first paragraph (``# name: what it answers``, up to an empty ``#`` line) is
+    the title, whatever its number of lines; ``# @param NAME TYPE description`` declares a
+    parameter, whose description may go on over indented comment lines.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "q.rq"
+    >>> _ = f.write_text("# q: papers of a year, one row\\n# per paper.\\n#\\n"
+    ...                  "# @param year integer  The year,\\n#                     e.g. 2024.\\nASK {}\\n")
+    >>> ex = read_query_file(f)
+    >>> ex.title, ex.params
+    ('papers of a year, one row per paper.', {'year': ('integer', 'The year, e.g. 2024.')})
+    """
     path = Path(path)
     text = path.read_text(encoding="utf-8")
-    title = ""
+    title: list[str] = []
+    in_title = False
     params: dict[str, tuple[str, str]] = {}
+    last_param: str | None = None
     for line in text.splitlines():
         if not line.startswith("#"):
             break
+        body = line[1:].strip()
         m = _PARAM.match(line)
         if m:
             params[m.group(1)] = (m.group(2), m.group(3).strip())
-        elif not title and ":" in line:
-            title = line.split(":", 1)[1].strip()
-    return ExampleQuery(path.stem, title, params, text, path)
+            last_param, in_title = m.group(1), False
+        elif not body:
+            last_param, in_title = None, False
+        elif last_param is not None and line[1:].startswith("  "):
+            ptype, desc = params[last_param]
+            params[last_param] = (ptype, f"{desc} {body}".strip())
+        elif not title and ":" in body:
+            title.append(body.split(":", 1)[1].strip())
+            in_title = True
+        elif in_title:
+            title.append(body)
+    return ExampleQuery(path.stem, " ".join(title), params, text, path)
 
 
 def example_queries() -> dict[str, ExampleQuery]:

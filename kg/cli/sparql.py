@@ -38,10 +38,13 @@ def command(out: Path, query: str | None, query_file: Path | None, params: tuple
                           run_query)
 
     if list_queries:
+        import textwrap
+
         for name, ex in example_queries().items():
-            click.echo(f"{name:30s} {ex.title}")
+            click.echo(textwrap.fill(ex.title, 100, initial_indent=f"{name:30s} ", subsequent_indent=" " * 31))
             for p, (ptype, desc) in ex.params.items():
-                click.echo(f"{'':30s}   --param {p}=... ({ptype}) {desc}")
+                click.echo(textwrap.fill(f"--param {p}=... ({ptype}) {desc}", 100,
+                                         initial_indent=" " * 33, subsequent_indent=" " * 35))
         return
     if (query is None) == (query_file is None):
         raise QueryError("give exactly one of QUERY (text or example name) and --file; --list shows the examples")
