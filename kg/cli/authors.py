@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kg.authors import find_duplicates, read_overrides, resolve_authors
+from kg.authors import AuthorIndex, find_duplicates, read_overrides, resolve_authors
 from kg.cli._common import print_table
 from kg.workspace import Workspace
 
@@ -26,9 +26,8 @@ def command(out: Path, duplicates: bool, authors_file: str | None, top: int, as_
     ws = Workspace(out)
     records = list(ws.iter_records())
     if duplicates:
-        splits = read_overrides(authors_file)[1] if authors_file else []
-        cands = find_duplicates(records, splits=splits)
-        rows = [c.to_dict() for c in cands]
+        merges, splits = read_overrides(authors_file) if authors_file else ([], [])
+        rows = _duplicate_rows(records, merges, splits)
         if as_json:
             click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
             return
@@ -48,3 +47,20 @@ def command(out: Path, duplicates: bool, authors_file: str | None, top: int, as_
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         print_table(rows, ["author", "papers", "id", "aliases"])
+
+
+def _duplicate_rows(records: list, merges: list[tuple[str, str]],
+                    splits: list[tuple[str, str]]) -> list[dict]:
+    """The candidates of :func:`find_duplicates` as rows, with the user's ``A = B`` lines applied:
+    such a pair is ``merged-by-user`` (as ``kg build --authors-file`` merges it), whatever the
+    evidence says."""
+    index = AuthorIndex.from_records(records)
+    merged = {frozenset((index.resolve(a), index.resolve(b))) for a, b in merges}
+    rows = []
+    for c in find_duplicates(records, index=index, splits=splits):
+        row = c.to_dict()
+        if frozenset((c.a, c.b)) in merged and c.decision != "kept-apart-by-user":
+            row["decision"] = "merged-by-user"
+            row["reason"] = f"authors file: {c.name_a} = {c.name_b}"
+        rows.append(row)
+    return rows
