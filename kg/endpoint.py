@@ -23,10 +23,12 @@ from Python (tests start it on a free port).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import queue
 import select
+import socket
 import subprocess
 import sys
 import traceback
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from kg.errors import QueryError
+from kg.errors import PaperkgError, QueryError
 from kg.sparql_safety import ServiceRefusedError, UpdateRefusedError, check_query
 from kg.store import GRAPH_FORMATS, RESULT_FORMATS, store_dir, store_info
 
@@ -211,9 +213,12 @@ class SparqlServer(ThreadingHTTPServer):
         self.max_rows = int(max_rows)
         self.quiet = quiet
         self._pool: queue.Queue[_Worker] = queue.Queue()
+        try:
+            super().__init__(address, _Handler)  # bound first: no worker is started for nothing
+        except OSError as exc:
+            raise PaperkgError(_bind_error(address, exc)) from None
         for _ in range(max(1, workers)):
             self._pool.put(_Worker(self.db, memory))
-        super().__init__(address, _Handler)
 
     @property
     def url(self) -> str:
@@ -344,6 +349,21 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, body, f"{ctype}; charset=utf-8", headers)
 
     do_HEAD = do_GET
+
+
+def _bind_error(address: tuple[str, int], exc: OSError) -> str:
+    """One line for a host/port the endpoint cannot listen on."""
+    host, port = address[:2]
+    where = f"{host}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot serve on {where}: unknown host {host!r} (--host takes an address such as 127.0.0.1)"
+    if exc.errno == errno.EADDRINUSE:
+        return f"cannot serve on {where}: the port is in use; pick another --port (0 picks a free one)"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot serve on {where}: {host} is not an address of this machine"
+    if exc.errno == errno.EACCES:
+        return f"cannot serve on {where}: permission denied (ports below 1024 need privileges)"
+    return f"cannot serve on {where}: {exc.strerror or exc}"
 
 
 def make_server(ws: str | Path, *, host: str = "127.0.0.1", port: int = 0,
