@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STORE_META", "QueryResult", "ExampleQuery", "build_store", "open_store", "store_dir",
     "store_info", "query", "run_query", "example_queries", "load_example", "resolve_query",
-    "read_query_file", "parse_params",
+    "read_query_file", "parse_params", "stale_store_reason", "stale_store_warning",
     "RESULT_FORMATS",
 ]
 
@@ -203,6 +203,48 @@ def store_info(ws_or_path: Workspace | str | Path) -> dict[str, Any]:
         raise WorkspaceError(f"{ws_or_path}: has no triple store; run `kg build INPUT... -o OUT` "
                              f"(with RDF enabled) first")
     return json.loads(meta.read_text(encoding="utf-8"))
+
+
+def stale_store_reason(ws_or_path: Workspace | str | Path) -> str | None:
+    """Why the store of a build folder answers for an earlier build than the rest of it, or None.
+
+    Two cases are told from the files alone: the last ``kg build`` ran with ``--no-rdf``
+    (``summary.json`` lists no store among its outputs: the store, RDF and views are left from
+    before), and a build was stopped between writing ``OUT/rdf/`` and the store (their graph
+    IRIs, a digest of the paper keys, differ). A store folder given directly has nothing to be
+    compared with.
+    """
+    p = ws_or_path.path if isinstance(ws_or_path, Workspace) else Path(ws_or_path)
+    if (p / STORE_META).exists():
+        return None
+    ws = Workspace(p)
+    try:
+        graph = store_info(ws).get("graph")
+    except (WorkspaceError, OSError, ValueError):
+        return None
+    try:
+        outputs = json.loads(ws.summary_path.read_text(encoding="utf-8")).get("outputs")
+    except (OSError, ValueError, AttributeError):
+        outputs = None
+    if isinstance(outputs, dict) and outputs and "store" not in outputs:
+        return "the last kg build ran with --no-rdf"
+    try:
+        rdf_graph = json.loads((ws.rdf_dir / "build.json").read_text(encoding="utf-8")).get("graph")
+    except (OSError, ValueError, AttributeError):
+        rdf_graph = None
+    if rdf_graph and graph and rdf_graph != graph:
+        return "its graph is not the one in rdf/: was a kg build stopped?"
+    return None
+
+
+def stale_store_warning(ws_or_path: Workspace | str | Path) -> str | None:
+    """One line for the CLI when :func:`stale_store_reason` finds a reason, else None."""
+    why = stale_store_reason(ws_or_path)
+    if why is None:
+        return None
+    again = "kg build without --no-rdf" if "--no-rdf" in why else "kg build again"
+    return (f"kg: warning: {store_dir(ws_or_path)} is from an earlier build ({why}); its answers "
+            f"may not match the records and the graph: run {again} to refresh it")
 
 
 def open_store(ws_or_path: Workspace | str | Path) -> "pyoxigraph.Store":

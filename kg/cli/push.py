@@ -23,7 +23,11 @@ def command(out: Path, endpoint: str, graph: str | None, batch_size: int, auth: 
     """Replace one named graph on an external SPARQL server with the build OUT
     (SPARQL 1.1 Graph Store HTTP Protocol)."""
     from kg.push import push
+    from kg.store import stale_store_warning
 
+    warning = stale_store_warning(out)
+    if warning:
+        click.echo(warning, err=True)
     r = push(out, endpoint, graph=graph, batch_size=batch_size, auth=auth, timeout=timeout)
     click.echo(f"pushed {r.triples:,} triples to <{r.graph}> at {r.endpoint} "
                f"in {r.batches} request{'s' if r.batches != 1 else ''} ({r.seconds:.1f}s)")

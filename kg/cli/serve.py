@@ -28,7 +28,11 @@ def command(out: Path, host: str, port: int, timeout: float, max_rows: int, work
     """Serve the build OUT as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/sparql
     (GET and POST; JSON, XML, CSV or TSV results). Read-only: updates and SERVICE are refused."""
     from kg.endpoint import serve
+    from kg.store import stale_store_warning
 
+    warning = stale_store_warning(out)
+    if warning:
+        click.echo(warning, err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"kg: warning: binding {host}: the endpoint is reachable from other machines", err=True)
     serve(out, host=host, port=port, timeout=timeout, max_rows=max_rows, workers=workers, quiet=quiet,

@@ -35,7 +35,7 @@ def command(out: Path, query: str | None, query_file: Path | None, params: tuple
       kg sparql OUT/ 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
     """
     from kg.store import (example_queries, open_store, parse_params, read_query_file, resolve_query,
-                          run_query)
+                          run_query, stale_store_warning)
 
     if list_queries:
         import textwrap
@@ -56,7 +56,11 @@ def command(out: Path, query: str | None, query_file: Path | None, params: tuple
     bound = parse_params(params)
     if bound and example is None:
         raise QueryError("--param applies to shipped queries and --file queries with @param headers")
-    result = run_query(open_store(out), text, params=bound, example=example, limit=limit)
+    store = open_store(out)
+    warning = stale_store_warning(out)
+    if warning:
+        click.echo(warning, err=True)
+    result = run_query(store, text, params=bound, example=example, limit=limit)
     if fmt == "table":
         click.echo(result.to_table())
         return
