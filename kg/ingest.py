@@ -24,6 +24,20 @@ from kg.records import Record
 
 #: Files skipped when a folder is given as input: documentation and code, not records.
 _SKIP_IN_DIRS = (".md", ".py", ".rst", ".sh", ".lock")
+#: ... and the licence and readme files that come with downloaded data (``LICENSE``,
+#: ``README.txt``): without these, a folder as downloaded stopped at its licence file.
+_SKIP_NAMES_IN_DIRS = frozenset({"LICENSE", "LICENCE", "COPYING", "NOTICE", "README", "AUTHORS",
+                                 "CHANGELOG", "CHANGES", "CITATION"})
+_SKIP_NAME_SUFFIXES = ("", ".txt", ".cff")
+
+
+def _skipped_in_dir(f: Path) -> bool:
+    suffix = f.suffix.lower()
+    if suffix in _SKIP_IN_DIRS:
+        return True
+    stem = f.stem.upper()
+    return suffix in _SKIP_NAME_SUFFIXES and (
+        stem in _SKIP_NAMES_IN_DIRS or stem.startswith(("LICENSE-", "LICENSE_", "LICENCE-", "LICENCE_")))
 
 
 @dataclass
@@ -70,7 +84,8 @@ class IngestResult:
 
 def expand_inputs(inputs: Iterable[str | Path]) -> list[Path]:
     """Files to read: files as given; folders expanded to their files (sorted, recursively),
-    leaving out hidden files and documentation/code (``.md``, ``.py``, ...)."""
+    leaving out hidden files, documentation/code (``.md``, ``.py``, ...) and licence/readme
+    files (``LICENSE``, ``README.txt``, ``COPYING``, ...)."""
     out: list[Path] = []
     for item in inputs:
         p = Path(item)
@@ -78,7 +93,7 @@ def expand_inputs(inputs: Iterable[str | Path]) -> list[Path]:
             found = sorted(
                 f for f in p.rglob("*")
                 if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
-                and f.suffix.lower() not in _SKIP_IN_DIRS
+                and not _skipped_in_dir(f)
             )
             if not found:
                 raise InputError("folder holds no input files", path=str(p))
