@@ -161,8 +161,9 @@ _PROPOSE_VERB = (
 )
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
-    rf"\s+(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|finally|"
-    rf"next|newly|carefully|systematically)\s+)?(?:{_PROPOSE_VERB})\b"
+    # a perfect ("we have developed") and one adverb ("we publicly release", "we then propose")
+    rf"\s+(?:ha(?:ve|s)\s+)?(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|"
+    rf"next|(?!only\s)[a-z]{{2,}}ly)\s+)?(?:{_PROPOSE_VERB})\b"
     rf"|\b(?:proposing|introducing|presenting)\b"
 )
 #: the words _PROPOSE starts with (found with str.find, then matched there)
@@ -916,18 +917,27 @@ class EntityRecognizer:
         t = _TITLE_NAME.match(ct)
         sep = ct.find("\n\n")
         abstract = ct[sep:] if sep >= 0 else ""
+        # the title's one-word name in the abstract spelt otherwise ("Crystal: ..." / "CRYSTAL") or
+        # with a size or version ("Zephyr: ..." / "Zephyr-7B"): the abstract repeats it too
+        respelt = _respellings(abstract, t.group("name")) if t and sep >= 0 and " " not in t.group("name") \
+            and t.group("name").replace("-", "").isalpha() and t.group("name")[:1].isupper() \
+            and not _STUDY_SUBTITLE.match(t.group("rest")) else ([], False)
         if t and (" " not in t.group("name") and self.is_name(t.group("name"))
-                  or sep >= 0 and t.end("name") < sep and _word_in(abstract, t.group("name"))
+                  or sep >= 0 and t.end("name") < sep and (_word_in(abstract, t.group("name")) or respelt[0] or respelt[1])
                   and all(w[:1].isupper() or w[:1].isdigit() for w in t.group("name").split())):
             # "Name: subtitle"; a plain word or two-word name counts when the abstract repeats it
             label = _head_label(t.group("rest")) or METHOD
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
             tname = t.group("name")
-            title_coined = sum(c.isupper() for c in tname) >= 2 and all(
-                w[:1].isupper() or w.isdigit() for w in tname.split()) and len(tname.split()) <= 2
+            for rs, re_ in respelt[0]:
+                add(sep + rs, sep + re_, label, PROPOSED, "title", 4, loose=True)
+            # a known name the title opens with: coined ("SparseGPT") or one rare word ("Mamba")
+            title_coined = all(w[:1].isupper() or w.isdigit() for w in tname.split()) and len(tname.split()) <= 2 \
+                and (sum(c.isupper() for c in tname) >= 2 or " " not in tname and not gaz.is_common_word(tname))
             if (sep >= 0 and title_coined and not _STUDY_SUBTITLE.match(t.group("rest"))
                     and gaz.lookup(tname) is not None
-                    and _word_in(abstract, tname) and not _described_as_known(abstract, tname)):
+                    and (_word_in(abstract, tname) or respelt[0] or respelt[1])
+                    and not _described_as_known(abstract, tname)):
                 # "SparseGPT: ..." with SparseGPT used in the abstract: a coined name the title
                 # opens with is the paper's own even when it is known by now (its paper is the
                 # source of the gazetteer entry); with the title rule these are two cues
@@ -1894,6 +1904,30 @@ def _sibling(own: str, name: str) -> bool:
     other = name[len(head) + 1:]
     return bool(sep) and len(head) >= 3 and name.startswith(head + "-") and tail != "" and other != "" \
         and not head.islower() and not head.istitle() and not other.islower()  # "AUC-maximization": a word
+
+
+def _respellings(abstract: str, name: str) -> tuple[list[tuple[int, int]], bool]:
+    """Where ``abstract`` writes the title's one-word ``name`` in another case ("CRYSTAL" for
+    "Crystal"), and whether it gives the name with a size or version ("Zephyr-7B", "Tool-2")."""
+    low = abstract.lower()
+    key = name.lower()
+    spans = []
+    versioned = False
+    n = len(abstract)
+    i = low.find(key)
+    while i >= 0:
+        e = i + len(key)
+        if i == 0 or not (abstract[i - 1].isalnum() or abstract[i - 1] in "-_"):
+            if e < n and abstract[e] == "-" and _SIZE_OR_VERSION.match(abstract, e + 1):
+                versioned = True
+            elif (e == n or not (abstract[e].isalnum() or abstract[e] in "-_")) and abstract[i:e] != name \
+                    and not abstract[i:e].islower():  # "fairwashing" for "Fairwashing": a common noun
+                spans.append((i, e))
+        i = low.find(key, i + 1)
+    return spans, versioned
+
+
+_SIZE_OR_VERSION = re.compile(r"(?:v?\d+(?:\.\d+)*[BMbmKk]?|[A-Z]?\d+[A-Za-z]?)(?![\w-])")
 
 
 def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:

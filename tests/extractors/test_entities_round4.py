@@ -55,3 +55,46 @@ def test_a_definition_after_the_head_noun_still_names_the_proposal(extract) -> N
     found = _found(extract, text)
     assert (M, P, "Deep Quantile Reweighting") in found
     assert (M, P, "QRLS") in found
+
+
+# ------------------------------------------------------------------ the proposal sentence's grammar
+@pytest.mark.parametrize("text, expected", [
+    ("We have developed PlumeSim, a simulator of smoke in rooms.", (M, P, "PlumeSim")),
+    ("We publicly release GlyphSet to help others read old print.", (M, P, "GlyphSet")),
+    ("This paper has introduced KiteRank, which sorts kites.", (M, P, "KiteRank")),
+])
+def test_a_perfect_or_an_adverb_between_we_and_the_verb_keeps_the_proposal(extract, text, expected) -> None:
+    assert expected in _found(extract, text)
+
+
+def test_only_before_the_verb_is_not_a_proposal_adverb(extract) -> None:
+    text = "We only present FooBarNet results from earlier work, trained as in the original paper."
+    assert (M, P, "FooBarNet") not in _found(extract, text)
+
+
+# ------------------------------------------------------------------ "Name: subtitle" repeated otherwise
+def test_the_title_name_in_capitals_in_the_abstract_is_the_papers(extract) -> None:
+    title = "Lantern: Lighting Up Small Models"
+    text = "We train a small model on curated text. The resulting model, LANTERN, matches larger ones."
+    found = _found(extract, text, title)
+    assert (M, P, "Lantern") in found
+    ents = [e for e in extract(text, title) if e.name == "Lantern"]
+    assert "LANTERN" in {m.text for e in ents for m in e.mentions if m.field == "abstract"}
+
+
+def test_a_sized_title_name_is_the_papers_even_when_known(extract) -> None:
+    # "Mistral" is a known model name; the title opens with it and the abstract gives a size of it
+    title = "Mistral: A Fast Small Model"
+    text = "We train models with grouped attention. The final model, Mistral-7B, beats larger ones."
+    assert (M, P, "Mistral-7B") in _found(extract, text, title)
+
+
+@pytest.mark.parametrize("title, text, name", [
+    # the abstract uses the title's word as a common noun
+    ("Greenwashing: The Risk of Claims", "We study greenwashing, which we define as false claims of care.",
+     "Greenwashing"),
+    # a study of a known model, not the model's paper
+    ("Mistral: A Study of Its Failures", "We probe Mistral-7B on puzzles and find many failures.", "Mistral-7B"),
+])
+def test_a_title_word_used_otherwise_is_not_proposed(extract, title, text, name) -> None:
+    assert not {f for f in _found(extract, text, title) if f[1] == P and f[2] == name}
