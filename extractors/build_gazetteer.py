@@ -106,6 +106,74 @@ def case_free_forms(entries: list[dict], lower: set[str], metrics: set[str] = fr
     return sorted(out)
 
 
+_SEP_FORM = re.compile(r"[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+){2,4}")
+_SEP_RUN = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)+(?![\w-])")
+
+
+def hyphenation_variants(entries: list[dict], abstracts: Path = DEFAULT_ABSTRACTS) -> dict[int, list[str]]:
+    """Per entry index, the partly hyphenated spellings of its names that the abstracts use.
+
+    The matcher knows a name as written, all-hyphen and all-space ("Monte Carlo tree search",
+    "Monte-Carlo-tree-search"), not the mixed forms authors write ("Monte-Carlo tree search",
+    "minimum-Bayes-risk decoding"). For every name or alias of three to five words joined by
+    spaces or hyphens, each mixed spelling written in the abstracts (same words; same case, or any
+    case for a curated name the matcher reads in any case) becomes an alias. Only spellings seen in the abstracts are
+    added, so the list stays short and holds no invented form.
+    """
+    from extractors.gazetteer import _case_insensitive
+
+    wanted: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+    for i, e in enumerate(entries):
+        for f in (e["name"], *e["aliases"]):
+            if _SEP_FORM.fullmatch(f):
+                words = tuple(re.split(r"[ -]", f.lower()))
+                wanted.setdefault(words, []).append((i, f))
+    if not wanted:
+        return {}
+    lengths = {len(w) for w in wanted}
+    seen: dict[tuple[str, ...], set[str]] = {}
+    for path in sorted(abstracts.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                text = json.loads(line).get("abstract") or ""
+                for m in _SEP_RUN.finditer(text):
+                    run = m.group(0)
+                    parts = re.split(r"([ -])", run)
+                    words, seps = parts[0::2], parts[1::2]
+                    low = [w.lower() for w in words]
+                    for n in lengths:
+                        for k in range(len(words) - n + 1):
+                            key = tuple(low[k:k + n])
+                            if key in wanted:
+                                surface = words[k] + "".join(seps[k + j] + words[k + j + 1] for j in range(n - 1))
+                                seen.setdefault(key, set()).add(surface)
+    out: dict[int, set[str]] = {}
+    for key, surfaces in seen.items():
+        for i, form in wanted[key]:
+            known = {form, form.replace("-", " "), form.replace(" ", "-")}
+            known.update(entries[i]["aliases"])
+            known.add(entries[i]["name"])
+            # a curated name the matcher takes in any case (extractors.gazetteer) gets its variant in
+            # any case, written as the name is; otherwise only a spelling with the name's own case
+            any_case = entries[i]["source"] == "curated" and _case_insensitive(form)
+            for sfc in surfaces:
+                if " " not in sfc or "-" not in sfc:
+                    continue  # all-space and all-hyphen forms are matched already
+                if any_case:
+                    cand = "".join(sfc[k] if sfc[k] in " -" else form[k] for k in range(len(form)))
+                elif _case_shape_words(sfc) == _case_shape_words(form):
+                    cand = sfc
+                else:
+                    continue
+                if cand not in known:
+                    out.setdefault(i, set()).add(cand)
+    return {i: sorted(v) for i, v in out.items()}
+
+
+def _case_shape_words(form: str) -> tuple[str, ...]:
+    return tuple(re.split(r"[ -]", form))
+
+
 _GENERIC_TAIL = re.compile(
     r"\s+(?:data ?sets?|benchmarks?|corpus|corpora|test sets?|challenge|database|collection|"
     r"models?|networks?|architectures?|family|variants?|methods?|algorithms?|framework|domain|"
@@ -198,6 +266,9 @@ def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS) ->
             del entries[("method", k)]
 
     out_entries = sorted(entries.values(), key=lambda e: (e["type"], e["name"].lower(), e["name"]))
+    if abstracts.is_dir():
+        for i, extra in hyphenation_variants(out_entries, abstracts).items():
+            out_entries[i]["aliases"] = sorted(set(out_entries[i]["aliases"]) | set(extra))
     return {
         "about": "Built by extractors/build_gazetteer.py from shared/data/ml-gazetteer (SciREX, "
                  "Papers with Code sota-extractor) and extractors/data/curated.tsv.",

@@ -146,3 +146,34 @@ def test_control_variate_is_one_entity_in_both_numbers(extract):
 ])
 def test_round4_words_left_out(extract, text, name):
     assert entity_key(name) not in {entity_key(e.name) for e in extract(text)}
+
+
+# ----------------------------------------------------------------------------- partly hyphenated names
+def _abstracts(tmp_path, *texts: str):
+    path = tmp_path / "a.jsonl"
+    path.write_text("".join(json.dumps({"abstract": t}) + "\n" for t in texts), encoding="utf-8")
+    return tmp_path
+
+
+def test_hyphenation_variants_come_from_the_abstracts(tmp_path):
+    from extractors.build_gazetteer import hyphenation_variants
+
+    entries = [
+        {"type": "method", "name": "minimum Bayes risk decoding", "aliases": [], "source": "curated"},
+        {"type": "method", "name": "Monte Carlo Tree Search", "aliases": ["MCTS"], "source": "curated"},
+        {"type": "method", "name": "beam search", "aliases": [], "source": "curated"},
+    ]
+    abstracts = _abstracts(
+        tmp_path,
+        "We rerank with Minimum-Bayes-risk decoding and compare with Monte-Carlo Tree Search.",
+        "A monte-carlo tree search baseline is weaker.",  # any case: the alias keeps the name's case
+        "Plain beam-search decoding is used.",  # two words only: the all-hyphen form is matched already
+    )
+    out = hyphenation_variants(entries, abstracts)
+    assert out == {0: ["minimum-Bayes-risk decoding"], 1: ["Monte-Carlo Tree Search"]}
+
+
+def test_partly_hyphenated_known_name_is_found(extract):
+    text = "Our sampler builds on the stochastic variance-reduced gradient algorithm."
+    found = {entity_key(f) for e in extract(text) for f in (e.name, *e.aliases)}
+    assert entity_key("SVRG") in found
