@@ -162,12 +162,14 @@ def test_hyphenation_variants_come_from_the_abstracts(tmp_path):
         {"type": "method", "name": "minimum Bayes risk decoding", "aliases": [], "source": "curated"},
         {"type": "method", "name": "Monte Carlo Tree Search", "aliases": ["MCTS"], "source": "curated"},
         {"type": "method", "name": "beam search", "aliases": [], "source": "curated"},
+        {"type": "benchmark", "name": "Visual Commonsense Reasoning", "aliases": [], "source": "curated"},
     ]
     abstracts = _abstracts(
         tmp_path,
         "We rerank with Minimum-Bayes-risk decoding and compare with Monte-Carlo Tree Search.",
         "A monte-carlo tree search baseline is weaker.",  # any case: the alias keeps the name's case
         "Plain beam-search decoding is used.",  # two words only: the all-hyphen form is matched already
+        "Models must perform visual-commonsense reasoning.",  # a benchmark's lower-case form is the task
     )
     out = hyphenation_variants(entries, abstracts)
     assert out == {0: ["minimum-Bayes-risk decoding"], 1: ["Monte-Carlo Tree Search"]}
