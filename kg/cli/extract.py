@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kg.cli._common import format_option, skip_bad_option
 from kg.errors import PaperkgError
 
 
@@ -14,9 +15,9 @@ from kg.errors import PaperkgError
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON Lines file to write (records plus entities and citations).")
-@click.option("--format", "format_", default=None, help="Force the input format (default: detect).")
-@click.option("--skip-bad", is_flag=True, help="Skip malformed input items instead of stopping.")
-@click.option("-j", "--n-process", type=click.IntRange(min=1), default=1, show_default=True,
+@format_option
+@skip_bad_option
+@click.option("-j", "--n-process", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes for spaCy (results are the same as with one).")
 @click.option("--spacy-model", default=None,
               help="An installed trained spaCy pipeline (e.g. en_core_web_sm) for better concept phrases.")
@@ -30,8 +31,18 @@ def command(inputs: tuple[Path, ...], output: Path, format_: str | None, skip_ba
         from kg.ingest import ingest
     except ImportError:  # pragma: no cover - ingest is part of the package; kept for partial installs
         ingest = None
+    skipped_note = ""
     if ingest is not None:
-        records = ingest(inputs, format=format_, skip_bad=skip_bad).records
+        result = ingest(inputs, format=format_, skip_bad=skip_bad)
+        records = result.records
+        if result.skipped:
+            # --skip-bad skips and counts: the count and the first examples are said, as by kg ingest
+            from kg.cli.ingest import format_ingest_summary
+
+            summary = result.summary()
+            skipped_note = "\n".join(format_ingest_summary(summary).splitlines()[1:])
+            if quiet:
+                skipped_note = ""
     else:  # pragma: no cover
         from kg.readers import read_file
 
@@ -51,3 +62,5 @@ def command(inputs: tuple[Path, ...], output: Path, format_: str | None, skip_ba
         n_ent = sum(1 for r in out for e in r.entities if e.type.value != "concept")
         n_cit = sum(len(r.citations) for r in out)
         click.echo(f"{n} records, {n_ent} methods/benchmarks, {n_cit} in-text citations -> {output}", err=True)
+    if skipped_note:
+        click.echo(skipped_note, err=True)
