@@ -562,8 +562,16 @@ def _view_data(G: nx.MultiDiGraph, *, budget: int, focus: Hashable | None, depth
         order = sorted(H, key=lambda n: (-cent.get(n, 0.0), str(n)))
     H = _trim(H, budget, order)
     shown = H.number_of_nodes()
-    by = "PageRank" if size_by == "auto" and len(nx.get_node_attributes(G, "pagerank")) == len(G) else "degree"
-    if size_by == "degree":
+    ranked = nx.get_node_attributes(G, "pagerank")
+    if size_by == "pagerank":
+        # asked for by name: PageRank it is (nodes outside citations get the smallest size)
+        if not ranked:
+            raise PaperkgError("size by PageRank: this graph has none (it is computed over citations, "
+                               "and none of its papers cites another); use --size-by degree")
+        by = "PageRank"
+    elif size_by == "auto" and len(ranked) == len(G):
+        by = "PageRank"
+    else:
         by = "degree"
     note = ""
     if shown < total:

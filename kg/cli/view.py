@@ -23,7 +23,8 @@ from kg.workspace import Workspace
 @click.option("--budget", default=2000, show_default=True, type=click.IntRange(1, 1_000_000),
               help="Most nodes to draw; above it the most central are kept (the page says so).")
 @click.option("--size-by", type=click.Choice(["auto", "pagerank", "degree"]), default="auto", show_default=True,
-              help="What node size shows.")
+              help="What node size shows: pagerank (citation PageRank; nodes outside citations get the "
+                   "smallest size), degree, or auto (PageRank when every node has one, else degree).")
 @click.option("--site", is_flag=True, help="Write overview.html, focused views of the top authors, methods "
                                           "and benchmarks, and index.html (what `kg build` writes).")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(0, 1000),
