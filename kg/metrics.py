@@ -187,6 +187,16 @@ def _top(G: nx.MultiDiGraph, node_type: str, attr: str, n: int) -> list[tuple[st
     return rows[:n]
 
 
+def _top_cited(G: nx.MultiDiGraph, n: int) -> list[tuple[str, Any]]:
+    """Papers cited at least once, by PageRank. PageRank gives every node of a citation some
+    rank, so a paper that only cites others (cited by none) would otherwise be listed too."""
+    cited = {v for _, v, k in G.edges(keys=True) if k == EdgeType.CITES.value}
+    rows = [(d.get("label", k), d.get("pagerank") or 0) for k, d in G.nodes(data=True)
+            if d.get("type") == "paper" and k in cited]
+    rows.sort(key=lambda r: (-r[1], r[0]))
+    return [r for r in rows[:n] if r[1]]
+
+
 def summarize(G: nx.MultiDiGraph, *, top: int = 10) -> dict[str, Any]:
     """What ``kg stats`` prints: counts by node and edge type, top entities, authors, communities.
 
@@ -222,6 +232,6 @@ def summarize(G: nx.MultiDiGraph, *, top: int = 10) -> dict[str, Any]:
         "top_benchmarks": _top(G, "benchmark", "n_papers", top),
         "top_concepts": _top(G, "concept", "n_papers", top),
         "top_authors": _top(G, "author", "n_papers", top),
-        "top_cited": [r for r in _top(G, "paper", "pagerank", top) if r[1]],
+        "top_cited": _top_cited(G, top),
         "communities": communities,
     }
