@@ -18,7 +18,8 @@ from kg.workspace import Workspace
 @click.option("--duplicates", is_flag=True, help="List name variants that may be one person, with evidence.")
 @click.option("--authors-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Explicit decisions (`A = B`, `A != B`) to apply.")
-@click.option("--top", default=50, show_default=True, help="How many authors to list.")
+@click.option("--top", default=50, show_default=True, type=click.IntRange(1),
+              help="How many authors to list (without --duplicates, which lists every candidate).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def command(out: Path, duplicates: bool, authors_file: str | None, top: int, as_json: bool) -> None:
     """Authors of the build OUT by number of papers, or (--duplicates) probable same-person

@@ -40,3 +40,14 @@ def test_user_split_is_the_decision(seeds_ws, capsys, tmp_path) -> None:
 def test_other_lines_leave_the_pair_listed(seeds_ws, capsys, tmp_path) -> None:
     pair = _pair(seeds_ws, capsys, "Julia Kempe != Renzhe Xu\n", tmp_path)
     assert pair["decision"] == "listed" and pair["reason"] == "no shared co-author or topic"
+
+
+@pytest.mark.parametrize("top", ["0", "-1"])
+def test_top_below_one_is_a_usage_error(seeds_ws, top: str) -> None:
+    # found by QA: --top -1 printed an empty table and exit status 0
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    r = CliRunner().invoke(cli, ["authors", str(seeds_ws), "--top", top])
+    assert r.exit_code == 2 and "Invalid value for '--top'" in r.output
