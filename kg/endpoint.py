@@ -277,6 +277,16 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _read_only(self) -> None:
+        # Graph Store Protocol writes are refused like SPARQL Update, with the methods that work;
+        # the body is not read, so the connection cannot serve another request
+        self.close_connection = True
+        self._send(405, b"read-only endpoint: PUT, DELETE and PATCH are not allowed; "
+                        b"query with GET or POST at /sparql\n",
+                   headers={"Allow": "GET, POST, HEAD, OPTIONS"})
+
+    do_PUT = do_DELETE = do_PATCH = _read_only
+
     def do_OPTIONS(self) -> None:
         self.send_response(204)
         self.send_header("Access-Control-Allow-Origin", "*")

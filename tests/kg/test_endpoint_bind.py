@@ -1,6 +1,6 @@
-"""``kg serve`` on a port in use or an unknown host: one line, exit status 1, no worker left
+"""``kg serve``: a port in use or an unknown host is one line, exit status 1, no worker left
 running. Found by QA: both were an OSError traceback, and the query workers had already been
-started when the bind failed."""
+started when the bind failed. Also: PUT, DELETE and PATCH are a plain 405 with Allow."""
 
 from __future__ import annotations
 
@@ -65,4 +65,30 @@ def test_free_port_still_serves(out: Path) -> None:
     try:
         assert server.url.startswith("http://127.0.0.1:")
     finally:
+        server.server_close()
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_write_methods_are_405_with_allow(out: Path, method: str) -> None:
+    # found by QA: PUT and DELETE got http.server's 501 HTML page ("Unsupported method")
+    import http.client
+    import threading
+
+    server = make_server(out, port=0, workers=1)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+        conn.request(method, "/sparql?graph=default", body=b"<a:b> <a:c> <a:d> .",
+                     headers={"Content-Type": "application/n-triples"})
+        r = conn.getresponse()
+        assert r.status == 405 and r.getheader("Allow") == "GET, POST, HEAD, OPTIONS"
+        assert r.read().startswith(b"read-only endpoint")
+        conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+        conn.request("GET", "/sparql?query=ASK%7B%3Ca%3Ab%3E%20%3Fp%20%3Fo%7D",
+                     headers={"Accept": "text/csv"})
+        assert conn.getresponse().read().strip().splitlines()[-1] == b"false"  # nothing was written
+    finally:
+        server.shutdown()
         server.server_close()
