@@ -47,6 +47,15 @@ class PushResult:
     seconds: float
 
 
+def _is_iri(text: str) -> bool:
+    """An absolute IRI as a graph name: a scheme, then no space, quote, angle bracket or brace
+    (checked here so that a typo fails before the store is dumped, not at the server's 400)."""
+    scheme, sep, rest = text.partition(":")
+    return bool(sep and rest and scheme[:1].isalpha()
+                and all(c.isalnum() or c in "+-." for c in scheme)
+                and not any(c.isspace() or c in '<>"{}|\\^`' for c in text))
+
+
 def _graph_url(endpoint: str, graph: str) -> str:
     sep = "&" if urlsplit(endpoint).query else "?"
     return f"{endpoint}{sep}{urlencode({'graph': graph})}"
@@ -116,6 +125,11 @@ def push(ws: Workspace | str | Path, endpoint: str, *, graph: str | None = None,
         raise PushError(f"bad endpoint {endpoint!r}: expected an http(s) URL such as http://127.0.0.1:7878/store")
     if batch_size < 1:
         raise PushError(f"bad batch size {batch_size}: expected a positive number of triples")
+    if auth is not None and ":" not in auth:
+        raise PushError("bad credentials: expected USER:PASSWORD (HTTP Basic), got no ':'")
+    if graph is not None and not _is_iri(graph):
+        raise PushError(f"bad graph IRI {graph!r}: expected an absolute IRI such as "
+                        f"https://example.org/graph/papers or urn:x-paperkg:papers, without spaces")
     info = store_info(ws)
     target = graph or info["graph"]
     t0 = time.perf_counter()
