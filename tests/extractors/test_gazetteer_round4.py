@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from extractors.build_gazetteer import _key
+from kg.records import Record
 from extractors.gazetteer import entity_key, load_gazetteer
 
 DATA = Path(__file__).resolve().parents[2] / "extractors" / "data"
@@ -179,3 +180,20 @@ def test_partly_hyphenated_known_name_is_found(extract):
     text = "Our sampler builds on the stochastic variance-reduced gradient algorithm."
     found = {entity_key(f) for e in extract(text) for f in (e.name, *e.aliases)}
     assert entity_key("SVRG") in found
+
+
+def test_complexity_classes_are_no_methods_even_across_a_corpus(nlp):
+    """One proposal-cue match of 'NP-hard' used to make it a method, and corpus consolidation
+    then spread that type to every abstract that proves a problem NP-hard."""
+    from extractors.pipeline import consolidate, extract_raw
+
+    texts = [
+        "We present a learning-based approach to computing solutions for certain NP-hard problems.",
+        "We prove that deciding whether a stable matching exists is NP-hard.",
+        "Exact inference is NP-complete, so we give an approximation algorithm based on beam search.",
+    ]
+    recs = [Record(id=f"t:{i}", title=None, abstract=t) for i, t in enumerate(texts)]
+    out = consolidate(recs, list(extract_raw(recs, nlp=nlp)))
+    names = {e.name.lower() for r in out for e in r.entities if e.type.value in ("method", "benchmark")}
+    assert not names & {"np-hard", "np-complete"}
+    assert "beam search" in names
