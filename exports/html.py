@@ -274,7 +274,10 @@ def find_node(G: nx.MultiDiGraph, node_type: NodeType | str, query: str) -> Hash
         if len(sub) == 1:
             return names[sub[0]]
     close = get_close_matches(q, list(names), n=5, cutoff=0.6) or sorted(k for k in names if q and q in k)[:5]
-    hint = f"; close matches: {', '.join(close)}" if close else ""
+    # the names as the graph spells them ("Julia Kempe"), not their lower-case match keys
+    shown = dict.fromkeys(str(G.nodes[names[k]].get("name") or G.nodes[names[k]].get("label") or names[k])
+                          for k in close)
+    hint = f"; close matches: {', '.join(shown)}" if shown else ""
     raise NotFoundError(f"no {t} named {query!r} in the graph{hint}")
 
 
