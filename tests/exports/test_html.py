@@ -119,7 +119,7 @@ def test_find_node_by_name_alias_id_and_errors():
     assert find_node(G, "paper", "h:p3") == "paper:h:p3"
     assert find_node(G, "method", "sparsemix") == "method:sparsemix"
     assert find_node(G, "benchmark", "gsm") == "benchmark:gsm8k"
-    with pytest.raises(NotFoundError, match=r"no author named 'Grace Hoper' in the graph; close matches: grace hopper"):
+    with pytest.raises(NotFoundError, match=r"no author named 'Grace Hoper' in the graph; close matches: Grace Hopper"):
         find_node(G, "author", "Grace Hoper")
     with pytest.raises(ValueError):
         find_node(G, "planet", "x")
