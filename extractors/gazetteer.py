@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -66,6 +66,11 @@ def entity_key(name: str) -> str:
     return key
 
 
+#: Names whose :meth:`Gazetteer.lookup` answer is remembered (emptied when full); the
+#: confpapers abstracts ask about ~60,000 distinct names.
+_LOOKUP_MEMO_SIZE = 200_000
+
+
 @dataclass(frozen=True, slots=True)
 class GazetteerEntry:
     type: str  # "method" | "benchmark"
@@ -86,6 +91,10 @@ class Gazetteer:
     common_words: frozenset[str] = frozenset()
     #: coined names matched in any casing (see :func:`extractors.build_gazetteer.case_free_forms`)
     case_free: frozenset[str] = frozenset()
+    #: :meth:`lookup`'s answers by name: they depend on the name and these (frozen) tables only,
+    #: and the entity rules ask about the same few thousand names in every abstract
+    _lookups: dict[str, "GazetteerEntry | None"] = field(default_factory=dict, init=False, repr=False,
+                                                          compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Gazetteer":
@@ -117,6 +126,17 @@ class Gazetteer:
         An all-capitals acronym is not a capitalised word ("SPIDER" the optimiser is not the
         "Spider" benchmark) unless the entry itself is written in capitals.
         """
+        memo = self._lookups
+        try:
+            return memo[name]
+        except KeyError:
+            pass
+        if len(memo) >= _LOOKUP_MEMO_SIZE:
+            memo.clear()
+        entry = memo[name] = self._lookup(name)
+        return entry
+
+    def _lookup(self, name: str) -> GazetteerEntry | None:
         i = self.by_key.get(entity_key(name))
         if i is None:
             return None

@@ -213,3 +213,19 @@ def test_proposal_by_finds_what_the_word_boundary_pattern_found(real_texts) -> N
     assert [new(t) for t in texts] == [[m.span() for m in old.finditer(t)] for t in texts]
     assert new(texts[-2]) == [(len("Hot standby designing is not ours; we learn it "),
                                len("Hot standby designing is not ours; we learn it by designing"))]
+
+
+def test_gazetteer_lookup_memo_gives_the_same_answers() -> None:
+    """``Gazetteer.lookup`` remembers its answers; they are those of the plain lookup, asked
+    first and again (from the memo), for every name, alias and casing the gazetteer has."""
+    from extractors.gazetteer import Gazetteer, load_gazetteer
+
+    gaz = Gazetteer.from_data(load_gazetteer().to_data())  # a fresh one: an empty memo
+    names = [f for e in gaz.entries for f in (e.name, *e.aliases)]
+    names += [n.upper() for n in names] + [n.lower() for n in names] + [n + "s" for n in names]
+    names += ["SPIDER", "Spider", "math benchmarks", "MONet", "MoNet", "", " ", "not a name at all"]
+    plain = [gaz._lookup(n) for n in names]
+    assert [gaz.lookup(n) for n in names] == plain
+    assert [gaz.lookup(n) for n in names] == plain  # from the memo
+    assert sum(p is not None for p in plain) > len(gaz.entries)
+    assert gaz == Gazetteer.from_data(gaz.to_data())  # the memo is no part of equality
