@@ -197,3 +197,14 @@ def test_complexity_classes_are_no_methods_even_across_a_corpus(nlp):
     names = {e.name.lower() for r in out for e in r.entities if e.type.value in ("method", "benchmark")}
     assert not names & {"np-hard", "np-complete"}
     assert "beam search" in names
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("We build faster SAT solvers from a new proof system.", "SAT"),
+    ("Sparsity is induced by L1 regularization of the weights.", "L1"),
+    ("Using PAC-Bayesian analysis, we derive a new generalization bound.", "PAC-Bayesian"),
+    ("The bound depends on the VC-dimension of the class.", "VC-dimension"),
+    ("Inputs are RGB-D frames from a handheld camera.", "RGB-D"),
+])
+def test_problems_properties_and_modalities_are_no_entities(extract, text, gone):
+    assert entity_key(gone) not in {entity_key(e.name) for e in extract(text)}
