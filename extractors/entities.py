@@ -850,8 +850,13 @@ class EntityRecognizer:
                     ("called", "named", "dubbed", "termed", "coined")) and self._label_before(
                     ct, m.start(), window=200) is not None
 
+                in_quotes = trigger.rstrip().endswith(("``", '"', "“", "'"))
+
                 def lower_ok(phrase: str) -> bool:
-                    return (" " in phrase or "-" in phrase or strong or quoted) \
+                    # one plain English word is a term, not a name ("... which we call categories"),
+                    # unless quotes mark it as a name ("which we call a ``bridge''")
+                    return (" " in phrase or "-" in phrase or (strong or quoted)
+                            and (in_quotes or not gaz.is_common_word(phrase))) \
                         and not any(w in _PHRASE_STOP for w in phrase.split()) \
                         and not gaz.is_stop(phrase) and not _GENERIC_CLASS.search(phrase) \
                         and not _NONE_LAST_WORD.search(" " + phrase) \
@@ -1061,9 +1066,12 @@ class EntityRecognizer:
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
                 proposed = ue is not None and d.long_start - ue <= 220 and title_case \
+                    and _TOPIC_BEFORE.search(text, max(0, d.long_start - 12), d.long_start) is None \
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None \
                     and _TOOL_BEFORE.search(text, max(0, d.long_start - 45), d.long_start) is None
-                # ("we propose a method, based on Mechanistic Interpretability (MI) techniques": a tool)
+                # ("we propose a method, based on Mechanistic Interpretability (MI) techniques": a tool;
+                # "we propose an approach to challenges in Model-based Reinforcement Learning (MBRL)": the
+                # setting, named after "in")
             # a name given right after "we propose"/"called" is the paper's own method, whatever its
             # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
             direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
@@ -1288,6 +1296,21 @@ class EntityRecognizer:
             if own_shorts and surface.rstrip("s") in own_shorts and \
                     _other_long_form(own_shorts[surface.rstrip("s")], entry):
                 continue
+            trimmed_name = None
+            if e - s >= 2 and last.lower_ in _GENERIC_HEAD_WORDS and entry.type == "method":
+                # "the Hedge algorithm" when "Hedge" is an entry of its own (two entries for one method):
+                # the name is the words before the generic head noun (GUIDELINES: "the Adam optimizer"
+                # -> Adam), so "Hedge algorithm" and a later "Hedge" are one entity. (When the bare
+                # words are an alias of the same entry, the two are one entity already.)
+                prev = doc[e - 2]
+                bare = text[cs:prev.idx + len(prev)]
+                b = gaz.lookup(bare)
+                if b is not None and b is not entry and entity_key(b.name) == entity_key(bare) \
+                        and not any(" " in a for a in b.aliases):
+                    ce = prev.idx + len(prev)
+                    trimmed_name = b.name
+                    entry = b
+                    surface = bare
             cs, ce = _extend_hyphenated(text, cs, ce)
             label = METHOD if entry.type == "method" else BENCHMARK
             sm = _SIZE.match(text, ce)
@@ -1301,6 +1324,8 @@ class EntityRecognizer:
                 if vm is not None:
                     ce = vm.end("v")  # "PaLM 2", "Gemini 1.5": the version is part of the name (GUIDELINES)
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
+            if trimmed_name is not None and text[cs:ce] == surface:
+                canonical = trimmed_name
             if canonical is None and text[cs:ce] == surface and entity_key(surface) in (
                     entity_key(entry.name) + "s", entity_key(entry.name) + "es"):
                 canonical = entry.name  # a plural the matcher knows but lookup does not ("Laplace approximations")
@@ -1556,6 +1581,8 @@ class EntityRecognizer:
                 entry = gaz.lookup(" ".join(words[k:end]))
                 if entry is not None and entry.type == "method" and " " in " ".join(words[k:end]) \
                         and not gaz.is_stop(" ".join(words[k:end])):
+                    if _INDEFINITE.match(ct, pos) and _HEAD_NEXT.match(ct, pe):
+                        return None  # "a new federated X method": a kind of X described, not a name
                     return offs[0], pe
         return None
 
@@ -1968,6 +1995,9 @@ def _extend_hyphenated(text: str, s: int, e: int) -> tuple[int, int]:
 
 
 _MARKUP_CHARS = re.compile(r"[\\{}$*]")
+#: head nouns that follow a method's name without being part of it ("the Viterbi algorithm")
+_GENERIC_HEAD_WORDS = frozenset(("algorithm", "algorithms", "method", "methods", "optimizer", "optimiser",
+                                 "procedure", "scheme"))
 _CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
 
 
@@ -2057,6 +2087,9 @@ _SENTENCE_ADVERBS = frozenset(
     "then thus hence here next finally first second third also moreover furthermore additionally "
     "specifically therefore consequently accordingly subsequently instead our the this".split())
 # after a proposal verb: optional determiners, then up to seven words (a modifier and a known method)
+# "in" right before a long form: the setting of a proposal, not the proposal ("... in Multi-Agent RL (MARL)")
+_TOPIC_BEFORE = re.compile(r"\b(?:in|within)\s+(?:the\s+)?$")
+_INDEFINITE = re.compile(r"\s+(?:an?\s|(?:novel|new)\s)")
 _MOD_KNOWN = re.compile(r"\s+(?:(?:the|a|an|our|novel|new)\s+){0,2}(?P<phrase>[a-z][\w-]*+(?:\s+[A-Za-z][\w-]*+){1,6})")
 _MOD_KNOWN_END = re.compile(r"\s*(?:[,.;:(]|--|—|$)|\s+(?:to|for|that|which|with|and|on|in|as|by|under|"
                             r"algorithms?|methods?|schemes?|procedures?|updates?)\b")

@@ -98,3 +98,47 @@ def test_a_sized_title_name_is_the_papers_even_when_known(extract) -> None:
 ])
 def test_a_title_word_used_otherwise_is_not_proposed(extract, title, text, name) -> None:
     assert not {f for f in _found(extract, text, title) if f[1] == P and f[2] == name}
+
+
+# ------------------------------------------------------------------ defined terms and descriptions
+def test_one_plain_word_after_a_naming_verb_is_a_term(extract) -> None:
+    text = "Edges may form groups, which we call clusters. We fit the groups with a sampler."
+    assert not {f for f in _found(extract, text) if f[2] == "clusters"}
+
+
+def test_one_quoted_word_after_a_naming_verb_is_a_name(extract) -> None:
+    text = "We add a small network, which we call a ``ladder'', that predicts the outputs of the large one."
+    assert (M, P, "ladder") in _found(extract, text)
+
+
+@pytest.mark.parametrize("text, bad", [
+    # a kind of a known method, described with an indefinite article and a head noun
+    ("We develop a new federated mirror descent method based on local steps.", "federated mirror descent"),
+    ("We propose an adaptive rejection sampling algorithm that needs fewer calls.", "adaptive rejection sampling"),
+])
+def test_an_indefinite_description_of_a_known_method_is_no_name(extract, text, bad) -> None:
+    assert not {f for f in _found(extract, text) if f[2] == bad}
+
+
+def test_a_definite_variant_of_a_known_method_stays_a_name(extract) -> None:
+    text = "We propose the penalty-based bilevel gradient descent algorithm and prove its rate."
+    assert any(f[1] == P and "gradient descent" in f[2] for f in _found(extract, text))
+
+
+def test_a_field_defined_after_in_is_not_the_proposal(extract) -> None:
+    text = ("We propose a new approach to two open problems in Graph-based Swarm Control (GSC): the cost of "
+            "planning, and the gap between the model and the world.")
+    assert (M, P, "Graph-based Swarm Control") not in _found(extract, text)
+
+
+def test_a_long_form_named_after_of_stays_the_proposal(extract) -> None:
+    text = "We present a novel method of Split Ladder Masks (SL-Mask) that halves training time."
+    assert (M, P, "Split Ladder Masks") in _found(extract, text)
+
+
+# ------------------------------------------------------------------ one entity for a name and "name + head"
+def test_a_name_and_the_name_with_a_generic_head_are_one_entity(extract) -> None:
+    # the gazetteer holds "Hedge" and "Hedge algorithm" as two entries
+    text = "We revisit the Hedge algorithm in repeated games. Hedge keeps weights over experts."
+    names = [e.name for e in extract(text) if e.type.value == M]
+    assert names.count("Hedge") == 1 and "Hedge algorithm" not in names
