@@ -117,7 +117,7 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
 
     target = store_dir(ws)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(target.parent)
+    _remove_leftovers(target)
     tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX, dir=target.parent))
     tmp.chmod(default_mode(folder=True))  # mkdtemp's 0700 would stay on OUT/store
     t0 = time.perf_counter()
@@ -177,10 +177,12 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
 _TMP_PREFIX = ".store-"
 
 
-def _remove_leftovers(folder: Path) -> None:
-    """Delete the half-built stores of earlier builds that were killed (a store is as large
-    as the RDF it holds); one build writes a folder at a time, so none of them is in use."""
-    for p in folder.glob(_TMP_PREFIX + "*"):
+def _remove_leftovers(target: Path) -> None:
+    """Delete what killed builds left beside the store ``target``: half-built stores
+    (``.store-*``) and a previous store moved aside (``store.old``) but not yet deleted. A store
+    is as large as the RDF it holds; one build writes a folder at a time, so none is in use."""
+    leftovers = [*target.parent.glob(_TMP_PREFIX + "*"), target.with_name(target.name + ".old")]
+    for p in leftovers:
         if p.is_dir() and not p.is_symlink():
             shutil.rmtree(p, ignore_errors=True)
 

@@ -32,10 +32,12 @@ def test_killed_build_leftovers_are_removed(tmp_path: Path, nq: Path) -> None:
     left = out / ".store-killed1"
     (left / "db").mkdir(parents=True)
     (left / "db" / "000001.sst").write_bytes(b"\0" * 1000)
+    moved_aside = out / "store.old"  # killed between moving the old store aside and deleting it
+    (moved_aside / "db").mkdir(parents=True)
     keep = out / ".cache"
     keep.mkdir()
     build_store(nq, out)
-    assert not left.exists() and keep.is_dir()
+    assert not left.exists() and not moved_aside.exists() and keep.is_dir()
     assert store_info(out)["quads"] == 1
     assert sorted(p.name for p in out.iterdir()) == [".cache", "store"]
 
