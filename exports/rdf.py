@@ -678,8 +678,11 @@ def _convert_file(nq: Path, path: Path, fmt: str) -> Path:
     quads = ox.parse(path=str(nq), format=ox.RdfFormat.N_QUADS)
     items = quads if fmt == "trig" else (q.triple for q in quads)
     tmp = path.with_name(path.name + ".tmp")
-    ox.serialize(items, str(tmp), fmts[fmt], prefixes=PREFIXES)
-    os.replace(tmp, path)
+    try:
+        ox.serialize(items, str(tmp), fmts[fmt], prefixes=PREFIXES)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 
@@ -757,6 +760,15 @@ _WRITERS = {"nt": to_ntriples, "nq": to_nquads, "ttl": to_turtle, "trig": to_tri
             "jsonld": to_jsonld, "rdfxml": to_rdfxml}
 
 
+def _remove_stale_temporaries(out: Path) -> None:
+    """Delete the temporary files a killed earlier build left in ``rdf/``: ``.paperkg.nq.*.tmp``
+    of :func:`kg.io.atomic_write` (as large as the N-Quads) and ``paperkg.*.tmp`` of the
+    converted copies. A build folder is written by one build at a time."""
+    for p in (*out.glob(".paperkg.*.tmp"), *out.glob("paperkg.*.tmp")):
+        if p.is_file() and not p.is_symlink():
+            p.unlink(missing_ok=True)
+
+
 def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
                     base_iri: str = DEFAULT_BASE_IRI, evidence: bool = True,
                     formats: Iterable[str] = ("nq", "ttl")) -> dict[str, Path]:
@@ -783,6 +795,7 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temporaries(out)
     base = check_base_iri(base_iri)
     formats = list(dict.fromkeys(["nq", *formats]))
     for fmt in formats:

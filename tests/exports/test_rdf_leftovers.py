@@ -1,0 +1,24 @@
+"""``kg build`` clears the temporary RDF files a killed build left in ``OUT/rdf/``. Found by QA:
+``kill -9`` during the rdf stage of a 1,858-paper build left ``rdf/.paperkg.nq.XXXX.tmp``
+(19 MB there, as large as the N-Quads) and no later build removed it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from export_graphs import tiny_graph
+from exports.rdf import write_build_rdf
+
+
+def test_killed_build_temporaries_are_removed(tmp_path: Path) -> None:
+    rdf = tmp_path / "rdf"
+    rdf.mkdir()
+    stale = [rdf / ".paperkg.nq.k1ll3d.tmp", rdf / "paperkg.ttl.tmp", rdf / ".paperkg.nt.abc.tmp"]
+    for p in stale:
+        p.write_bytes(b"<a> <b> <c> <g> .\n" * 100)
+    mine = rdf / "notes.tmp"  # not a paperkg temporary: left alone
+    mine.write_text("x", encoding="utf-8")
+    written = write_build_rdf(tiny_graph(), rdf, formats=("nq", "ttl"))
+    assert not any(p.exists() for p in stale) and mine.exists()
+    assert written["nq"].stat().st_size > 0 and written["ttl"].exists()
+    assert sorted(p.name for p in rdf.iterdir() if p.name.endswith(".tmp")) == ["notes.tmp"]
