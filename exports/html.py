@@ -703,6 +703,10 @@ def write_site(G: nx.MultiDiGraph, html_dir: str | Path, *, top: int = 10,
     index last.
     """
     html_dir = Path(html_dir)
+    for folder in (html_dir, html_dir / "views"):  # temporaries of a killed earlier build
+        for p in folder.glob(".*.html.*.tmp"):
+            if p.is_file() and not p.is_symlink():
+                p.unlink(missing_ok=True)
     written = [write_html(G, html_dir / "overview.html", budget=budget, title=f"{title}: overview")]
     sections: list[tuple[str, list[tuple[str, str, int]]]] = []
     for t in (NodeType.AUTHOR.value, NodeType.METHOD.value, NodeType.BENCHMARK.value):

@@ -1,6 +1,6 @@
-"""``kg build`` clears the temporary RDF files a killed build left in ``OUT/rdf/``. Found by QA:
-``kill -9`` during the rdf stage of a 1,858-paper build left ``rdf/.paperkg.nq.XXXX.tmp``
-(19 MB there, as large as the N-Quads) and no later build removed it."""
+"""``kg build`` clears the temporary files a killed build left in ``OUT/rdf/`` and
+``OUT/html/``. Found by QA: ``kill -9`` during the rdf stage of a 1,858-paper build left
+``rdf/.paperkg.nq.XXXX.tmp`` (19 MB there, as large as the N-Quads) and no later build removed it."""
 
 from __future__ import annotations
 
@@ -22,3 +22,16 @@ def test_killed_build_temporaries_are_removed(tmp_path: Path) -> None:
     assert not any(p.exists() for p in stale) and mine.exists()
     assert written["nq"].stat().st_size > 0 and written["ttl"].exists()
     assert sorted(p.name for p in rdf.iterdir() if p.name.endswith(".tmp")) == ["notes.tmp"]
+
+
+def test_killed_build_view_temporaries_are_removed(tmp_path: Path) -> None:
+    from exports.html import write_site
+
+    html = tmp_path / "html"
+    (html / "views").mkdir(parents=True)
+    stale = [html / ".overview.html.k1ll3d.tmp", html / "views" / ".author-x.html.abc.tmp"]
+    for p in stale:
+        p.write_text("<html>half", encoding="utf-8")
+    write_site(tiny_graph(), html, top=1)
+    assert not any(p.exists() for p in stale)
+    assert (html / "index.html").exists() and (html / "overview.html").exists()
