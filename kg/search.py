@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import glob
 import heapq
 import os
 import re
@@ -167,6 +168,9 @@ def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | P
     G = _graph_of(source)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for old in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):  # left by a killed build
+        if old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     with contextlib.suppress(OSError):

@@ -1,5 +1,5 @@
-"""``kg build`` clears the temporary files a killed build left in ``OUT/rdf/`` and
-``OUT/html/``. Found by QA: ``kill -9`` during the rdf stage of a 1,858-paper build left
+"""``kg build`` clears the temporary files a killed build left in ``OUT/rdf/``, ``OUT/html/``
+and beside ``OUT/search.sqlite``. Found by QA: ``kill -9`` during the rdf stage of a 1,858-paper build left
 ``rdf/.paperkg.nq.XXXX.tmp`` (19 MB there, as large as the N-Quads) and no later build removed it."""
 
 from __future__ import annotations
@@ -35,3 +35,14 @@ def test_killed_build_view_temporaries_are_removed(tmp_path: Path) -> None:
     write_site(tiny_graph(), html, top=1)
     assert not any(p.exists() for p in stale)
     assert (html / "index.html").exists() and (html / "overview.html").exists()
+
+
+def test_killed_build_search_index_temporaries_are_removed(tmp_path: Path) -> None:
+    from kg.search import build_search_index
+
+    stale = tmp_path / ".search.sqlite.k1ll3d.tmp"
+    stale.write_bytes(b"SQLite format 3\0half")
+    other = tmp_path / ".records.jsonl.abc.tmp"  # another output's temporary: not the index's
+    other.write_text("{}", encoding="utf-8")
+    assert build_search_index(tiny_graph(), tmp_path / "search.sqlite") > 0
+    assert not stale.exists() and other.exists()
