@@ -1,6 +1,7 @@
 """``kg build`` clears the temporary files a killed build left in ``OUT/rdf/``, ``OUT/html/``
-and beside ``OUT/search.sqlite``. Found by QA: ``kill -9`` during the rdf stage of a 1,858-paper build left
-``rdf/.paperkg.nq.XXXX.tmp`` (19 MB there, as large as the N-Quads) and no later build removed it."""
+and beside ``OUT/search.sqlite``. Found by QA: ``kill -9`` during the rdf stage of a 1,858-paper
+build left ``rdf/.paperkg.nq.XXXX.tmp`` (19 MB there, as large as the N-Quads) and no later build
+removed it."""
 
 from __future__ import annotations
 
