@@ -208,3 +208,15 @@ def test_complexity_classes_are_no_methods_even_across_a_corpus(nlp):
 ])
 def test_problems_properties_and_modalities_are_no_entities(extract, text, gone):
     assert entity_key(gone) not in {entity_key(e.name) for e in extract(text)}
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("Deep Reinforcement Learning (DRL) algorithms have solved many games.", "Deep Reinforcement Learning"),
+    ("Offline meta-reinforcement learning (meta-RL) methods reuse logged tasks.", "meta-reinforcement learning"),
+    ("This paper introduces a model-based reinforcement learning (MBRL) framework for robots.",
+     "model-based reinforcement learning"),
+    ("Multi-objective optimization (MOO) trades off several losses.", "Multi-objective optimization"),
+    ("We propose to draw figures as TikZ programs.", "TikZ"),
+])
+def test_paradigms_and_languages_are_no_entities(extract, text, gone):
+    assert entity_key(gone) not in {entity_key(e.name) for e in extract(text)}
