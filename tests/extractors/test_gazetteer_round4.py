@@ -220,3 +220,17 @@ def test_problems_properties_and_modalities_are_no_entities(extract, text, gone)
 ])
 def test_paradigms_and_languages_are_no_entities(extract, text, gone):
     assert entity_key(gone) not in {entity_key(e.name) for e in extract(text)}
+
+
+def test_a_coined_acronym_does_not_spread_to_the_ordinary_word(nlp):
+    """One paper names its method 'Rank and Align (RNA)'; corpus consolidation must not make
+    every 'single-cell RNA sequencing' a mention of it."""
+    from extractors.pipeline import consolidate, extract_raw
+
+    texts = [
+        "We introduce a novel graph matching approach called Rank and Align (RNA), which ranks nodes.",
+        "Cell type annotation of single-cell RNA sequencing data is hard.",
+    ]
+    recs = [Record(id=f"t:{i}", title=None, abstract=t) for i, t in enumerate(texts)]
+    out = consolidate(recs, list(extract_raw(recs, nlp=nlp)))
+    assert not [e for e in out[1].entities if e.type.value in ("method", "benchmark")]
