@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from kg import PIPELINE_VERSION, __version__
 from kg.cache import Cache
+from kg.errors import WorkspaceError
 from kg.ingest import IngestResult, ingest, write_conflicts
 from kg.io import atomic_write
 from kg.records import Record
@@ -55,6 +56,30 @@ def remove_stale_files(ws: Workspace, *, log: Callable[[str], None] = lambda msg
         removed.append(path)
         log(f"removed {path} ({size / 1e6:,.1f} MB), left by an earlier paperkg version and no longer read")
     return removed
+
+
+def _make_build_folder(path: Path) -> Path | None:
+    """Create the build folder ``path`` (and its missing parents), or say in one line why not.
+
+    Returns the topmost folder this created (``None`` when ``path`` already existed), so a
+    failed first build can remove all of it.
+    """
+    for ancestor in (path, *path.parents):
+        if ancestor.is_dir():
+            break
+        if ancestor.exists() or ancestor.is_symlink():
+            where = "it" if ancestor == path else ancestor
+            raise WorkspaceError(f"{path}: cannot be a build folder: {where} is a file, not a folder")
+    if path.is_dir():
+        return None
+    top = path
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    try:
+        path.mkdir(parents=True)
+    except OSError as exc:
+        raise WorkspaceError(f"{path}: cannot create the build folder: {exc.strerror or exc}") from None
+    return top
 
 
 @dataclass
@@ -139,7 +164,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     """
     opts = options or BuildOptions()
     ws = Workspace(out)
-    ws.path.mkdir(parents=True, exist_ok=True)
+    _make_build_folder(ws.path)
     remove_stale_files(ws, log=log)
     timer = _Timer(log)
     outputs: dict[str, str] = {}

@@ -1,0 +1,31 @@
+"""`kg build` when something goes wrong: a bad build folder, a bad input, an interruption.
+
+Found by QA. A failure is one line, no stage that failed is reported done, a failed first build
+leaves nothing behind, and the temporaries of a killed build are removed by the next one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg.build import BuildOptions, build
+from kg.cli import main
+
+
+def run(args, capsys):
+    code = main(["build", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_build_folder_under_a_file_is_one_line(tmp_path, capsys, demo_dir):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder\n", encoding="utf-8")
+    for out in (afile / "sub", afile / "sub" / "deeper"):
+        code, stdout, err = run([demo_dir, "-o", out, "-q"], capsys)
+        assert code == 1 and stdout == ""
+        assert err == f"kg: error: {out}: cannot be a build folder: {afile} is a file, not a folder\n"
+    assert afile.read_text(encoding="utf-8") == "not a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
