@@ -115,12 +115,17 @@ class _Timer:
         self.log = log
 
     def run(self, name: str, fn: Callable[[], Any]) -> Any:
+        """Run one stage; only a stage that returned is reported done (and timed in the summary)."""
         t0 = time.perf_counter()
         try:
-            return fn()
-        finally:
-            self.stages[name] = round(time.perf_counter() - t0, 3)
-            self.log(f"{name}: done in {self.stages[name]:.1f} s")
+            value = fn()
+        except BaseException as exc:
+            how = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            self.log(f"{name}: {how} after {time.perf_counter() - t0:.1f} s")
+            raise
+        self.stages[name] = round(time.perf_counter() - t0, 3)
+        self.log(f"{name}: done in {self.stages[name]:.1f} s")
+        return value
 
 
 def _extract_cached(records: Sequence[Record], cache: Cache, opts: BuildOptions,

@@ -29,3 +29,29 @@ def test_build_folder_under_a_file_is_one_line(tmp_path, capsys, demo_dir):
         assert err == f"kg: error: {out}: cannot be a build folder: {afile} is a file, not a folder\n"
     assert afile.read_text(encoding="utf-8") == "not a folder\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_a_failed_stage_is_not_reported_done(tmp_path, capsys):
+    bad = tmp_path / "midbad.jsonl"
+    bad.write_text('{"title": "ok", "abstract": "fine"}\n{broken\n', encoding="utf-8")
+    code, _, err = run([bad, "-o", tmp_path / "o"], capsys)
+    assert code == 1
+    assert "ingest: done" not in err
+    *_, stage, error = err.splitlines()
+    assert stage.startswith("ingest: failed after ")
+    assert error == f"kg: error: {bad}:2: malformed JSON: Expecting property name enclosed in double quotes (column 2)"
+
+
+def test_an_interrupted_stage_is_not_reported_done(tmp_path, demo_dir):
+    said: list[str] = []
+
+    def log(msg: str) -> None:
+        said.append(msg)
+        if msg.startswith("extracting "):  # Ctrl-C while the extraction runs
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build([demo_dir], tmp_path / "o", options=BuildOptions(progress=False), log=log)
+    assert said[-3].startswith("ingest: done in ") and said[-2].startswith("extracting ")
+    assert said[-1].startswith("extract: interrupted after ")
+    assert not any(m.startswith("extract: done") for m in said)
