@@ -169,12 +169,16 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     """
     opts = options or BuildOptions()
     ws = Workspace(out)
-    _make_build_folder(ws.path)
+    created = _make_build_folder(ws.path)
+    # A folder without a summary holds no complete build: if this one fails, what it wrote goes.
+    first = not ws.summary_path.exists()
+    before = {p.name for p in ws.path.iterdir()} if first else set()
     remove_stale_files(ws, log=log)
     timer = _Timer(log)
     outputs: dict[str, str] = {}
-    cache = Cache(ws.cache_dir)
+    cache: Cache | None = None
     try:
+        cache = Cache(ws.cache_dir)
         result: IngestResult = timer.run("ingest", lambda: ingest(
             inputs, format=opts.format, skip_bad=opts.skip_bad, cache=cache,
             on_file=lambda p: log(f"read {p}")))
@@ -235,8 +239,39 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         with atomic_write(ws.summary_path) as fh:
             json.dump(summary, fh, indent=2, ensure_ascii=False)
         return BuildResult(ws, summary, outputs)
+    except BaseException:
+        if cache is not None:
+            cache.close()
+            cache = None
+        if first:
+            _remove_new_entries(ws.path, before, created)
+        raise
     finally:
-        cache.close()
+        if cache is not None:
+            cache.close()
+
+
+def _remove_new_entries(folder: Path, before: set[str], created: Path | None) -> None:
+    """Undo a failed first build: delete what it added to ``folder`` (the entries not in
+    ``before``), and the folders it created (``created`` is the topmost, or ``None``)."""
+    import shutil
+
+    for p in folder.iterdir():
+        if p.name in before:
+            continue
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+    if created is not None:
+        # only the folders made for this build, and only if nothing else appeared in them
+        for d in (folder, *folder.parents):
+            try:
+                d.rmdir()
+            except OSError:
+                break
+            if d == created:
+                break
 
 
 def _entity_counts(records: Sequence[Record]) -> dict[str, Any]:

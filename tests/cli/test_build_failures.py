@@ -55,3 +55,37 @@ def test_an_interrupted_stage_is_not_reported_done(tmp_path, demo_dir):
     assert said[-3].startswith("ingest: done in ") and said[-2].startswith("extracting ")
     assert said[-1].startswith("extract: interrupted after ")
     assert not any(m.startswith("extract: done") for m in said)
+
+
+def test_a_failed_first_build_leaves_no_build_folder(tmp_path, capsys):
+    bad = tmp_path / "midbad.jsonl"
+    bad.write_text('{"title": "ok", "abstract": "fine"}\n{broken\n', encoding="utf-8")
+    code, _, _ = run([bad, "-o", tmp_path / "new" / "o", "-q"], capsys)
+    assert code == 1 and not (tmp_path / "new").exists()
+    # a folder the user made stays, as empty as it was
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("x", encoding="utf-8")
+    code, _, _ = run([bad, "-o", tmp_path / "mine", "-q"], capsys)
+    assert code == 1 and [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
+
+
+def test_an_interrupted_first_build_leaves_no_build_folder(tmp_path, demo_dir):
+    def log(msg: str) -> None:
+        if msg.startswith("graph: done"):  # Ctrl-C after the records and extraction were written
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build([demo_dir], tmp_path / "o", options=BuildOptions(progress=False, rdf=False, html=False), log=log)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_rebuild_keeps_the_previous_build(tmp_path, capsys, demo_dir):
+    out = tmp_path / "o"
+    assert run([demo_dir, "-o", out, "-q", "--no-html", "--no-rdf"], capsys)[0] == 0
+    files = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    bad = tmp_path / "midbad.jsonl"
+    bad.write_text('{"title": "ok", "abstract": "fine"}\n{broken\n', encoding="utf-8")
+    assert run([demo_dir, bad, "-o", out, "-q", "--no-html", "--no-rdf"], capsys)[0] == 1
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and ".cache" not in p.parts} == files
+    assert (out / ".cache" / "cache.sqlite").is_file()  # the next build still starts from the cache
