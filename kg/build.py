@@ -82,6 +82,23 @@ def _make_build_folder(path: Path) -> Path | None:
     return top
 
 
+#: Temporary files a killed build leaves behind, as glob patterns relative to the build folder:
+#: those of :func:`kg.io.atomic_write` beside records.jsonl, extracted.jsonl, conflicts.jsonl,
+#: graph.pickle and summary.json (``.NAME.*.tmp``), and the arrays and metadata of the
+#: related-authors index in ``related/``. The later stages clear their own (search, rdf,
+#: store, html).
+LEFTOVERS = (".*.tmp", "related/.*.tmp")
+
+
+def remove_leftovers(ws: Workspace) -> None:
+    """Delete the :data:`LEFTOVERS` of earlier builds that were killed (a graph temporary is as
+    large as the graph); a build folder is written by one build at a time, so none is in use."""
+    for pattern in LEFTOVERS:
+        for p in ws.path.glob(pattern):
+            if p.is_file() and not p.is_symlink():
+                p.unlink(missing_ok=True)
+
+
 @dataclass
 class BuildOptions:
     format: str | None = None
@@ -174,6 +191,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     first = not ws.summary_path.exists()
     before = {p.name for p in ws.path.iterdir()} if first else set()
     remove_stale_files(ws, log=log)
+    remove_leftovers(ws)
     timer = _Timer(log)
     outputs: dict[str, str] = {}
     cache: Cache | None = None

@@ -89,3 +89,20 @@ def test_a_failed_rebuild_keeps_the_previous_build(tmp_path, capsys, demo_dir):
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
             if p.is_file() and ".cache" not in p.parts} == files
     assert (out / ".cache" / "cache.sqlite").is_file()  # the next build still starts from the cache
+
+
+def test_the_temporaries_of_a_killed_build_are_removed(tmp_path, capsys, demo_dir):
+    out = tmp_path / "o"
+    assert run([demo_dir, "-o", out, "-q", "--no-html", "--no-rdf"], capsys)[0] == 0
+    # what kill -9 during each stage leaves (names as kg.io.atomic_write and the index make them)
+    left = [out / ".records.jsonl.k2j4_x.tmp", out / ".extracted.jsonl.a8f.tmp", out / ".conflicts.jsonl.q.tmp",
+            out / ".graph.pickle.7yq0zk1.tmp", out / ".summary.json.zz.tmp",
+            out / "related" / ".cos_vals.npy.tmp", out / "related" / ".meta.json.3kd.tmp"]
+    for p in left:
+        p.write_bytes(b"half")
+    mine = out / "notes.tmp"  # not a temporary of paperkg's
+    mine.write_text("keep", encoding="utf-8")
+    assert run([demo_dir, "-o", out, "-q", "--no-html", "--no-rdf"], capsys)[0] == 0
+    assert [p for p in left if p.exists()] == []
+    assert mine.read_text(encoding="utf-8") == "keep"
+    assert sorted(p.name for p in (out / "related").iterdir() if p.name.startswith(".")) == []
