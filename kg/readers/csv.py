@@ -10,19 +10,22 @@ Authors are split on ``;`` when there is one (``Xu, Renzhe; Li, Haoxuan`` is two
 ``Last, First``), else on ``" and "``, else on ``,`` -- except that a list of single words in
 pairs (``Xu, Renzhe``) is read as ``Last, First`` pairs.
 
-Errors name the file line the row starts on (a quoted field may span lines). A row with fewer
-cells than the header, or with neither title nor abstract, is bad input.
+Lines may end in ``\n``, ``\r\n`` or a lone ``\r`` (old Mac OS; some spreadsheet exports):
+each is a line break, as in Python's universal-newlines mode. Errors name the file line the
+row starts on (a quoted field may span lines). A row with fewer cells than the header, or with
+neither title nor abstract, is bad input.
 """
 
 from __future__ import annotations
 
 import csv as _csv
+import io
 import re
 from pathlib import Path
 from typing import Iterator
 
 from kg.readers.base import ReadContext
-from kg.readers.jsonl import iter_text_lines, split_prefixed_id
+from kg.readers.jsonl import split_prefixed_id
 from kg.records import Category, Record, Source, make_record
 
 NAME = "csv"
@@ -43,6 +46,7 @@ COLUMNS = {
     "references": "references",
 }
 _KEY = re.compile(r"[\s_\-]+")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _REF_SPLIT = re.compile(r"[;\s]+")
 #: The csv module refuses fields over 128 KiB by default; paperkg's own limit
@@ -96,22 +100,41 @@ def _delimiter(header: str) -> str | None:
 
 def sniff(path: Path, head: str) -> bool:
     """A first line that is a header with a title or abstract column."""
-    first = head.lstrip("\ufeff").split("\n", 1)[0].rstrip("\r")
+    first = _NEWLINE.split(head.lstrip("\ufeff"), 1)[0]
     if not first or first[0] in "{[@<":
         return False
     return _delimiter(first) is not None
 
 
+def _text_lines(path: Path, ctx: ReadContext) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of a file whose lines end in ``\n``, ``\r\n`` or ``\r``;
+    strict UTF-8, a line that is not goes to ``ctx.bad``.
+
+    Bytes are read as Latin-1 in universal-newlines mode (every byte is one character, and a
+    CR or LF byte is never part of a UTF-8 sequence), then each line is decoded as UTF-8.
+    """
+    with io.TextIOWrapper(open(path, "rb"), encoding="latin-1", newline=None) as fh:
+        for n, raw in enumerate(fh, 1):
+            data = raw.rstrip("\n").encode("latin-1")
+            try:
+                text = data.decode("utf-8-sig" if n == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                ctx.bad(f"not UTF-8: byte 0x{data[exc.start]:02x} at column {exc.start + 1}; "
+                        "convert the file to UTF-8, e.g. with iconv", line=n)
+                continue
+            yield n, text
+
+
 def _lines(path: Path, ctx: ReadContext, pos: list[int]) -> Iterator[str]:
-    for n, line in iter_text_lines(path, ctx):
+    for n, line in _text_lines(path, ctx):
         pos[0] = n
         yield line + "\n"
 
 
 def read(path: Path, ctx: ReadContext) -> Iterator[Record]:
     """One record per data row."""
-    with open(path, "rb") as fh:
-        first = fh.readline().decode("utf-8-sig", errors="replace").rstrip("\r\n")
+    with open(path, encoding="utf-8-sig", errors="replace", newline=None) as fh:
+        first = fh.readline().rstrip("\n")
     delim = _delimiter(first)
     if delim is None:
         ctx.bad("CSV header: no title or abstract column "

@@ -72,3 +72,29 @@ def test_header_without_known_columns(tmp_path):
     with pytest.raises(InputError) as exc:
         read(p, format="csv")
     assert str(exc.value).startswith(f"{p}:1: CSV header: no title or abstract column")
+
+
+@pytest.mark.parametrize("eol", ["\r", "\r\n", "\n"], ids=["cr", "crlf", "lf"])
+def test_any_line_ending(tmp_path, eol):
+    # CR-only line endings (old Mac OS, some spreadsheet exports) were a _csv.Error traceback
+    rows = ['title,abstract,year', '"A","B",2020', '"Two, lines","first' + eol + 'second",2021',
+            'Short,Row', '"C","D",2022']
+    p = tmp_path / "lines.txt"  # no .csv: the header is recognised from the text
+    p.write_bytes(eol.join(rows).encode("utf-8") + eol.encode())
+    assert detect_format(p) == "csv"
+    with pytest.raises(InputError) as exc:
+        read(p)
+    assert str(exc.value) == f"{p}:5: CSV row has 2 columns, the header has 3"
+    recs, _ = read(p, skip_bad=True)
+    assert [(r.title, r.abstract, r.year, r.sources[0].line) for r in recs] == [
+        ("A", "B", 2020, 2), ("Two, lines", "first second", 2021, 3), ("C", "D", 2022, 6)]
+
+
+def test_cr_line_endings_and_a_line_not_utf8(tmp_path):
+    p = tmp_path / "cr.csv"
+    p.write_bytes(b'title,abstract\r"A","B"\r"Caf\xe9","x"\r"C","D"\r')
+    with pytest.raises(InputError) as exc:
+        read(p)
+    assert str(exc.value).startswith(f"{p}:3: not UTF-8: byte 0xe9 at column 5")
+    recs, _ = read(p, skip_bad=True)
+    assert [r.title for r in recs] == ["A", "C"]
