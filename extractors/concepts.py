@@ -42,6 +42,7 @@ from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import replace
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -113,6 +114,7 @@ _INVARIANT = frozenset("series species means news lens chaos cosmos ethos pathos
 _SIZE_WORD = re.compile(r"\d+(?:\.\d+)?[BbMmKkTt]")
 
 
+@lru_cache(maxsize=1 << 16)
 def _singular(word: str) -> str:
     """The singular of an English head noun (or acronym: ``LLMs`` -> ``LLM``).
 
@@ -194,6 +196,7 @@ _ACRONYM = re.compile(r"[A-Z][A-Za-z0-9\-]{0,9}[A-Z0-9]s?")
 _QUICK = re.compile(r"[A-Za-z]{3}")
 _ADVERB_ENDINGS = ("ally", "ely", "ily", "bly", "tly", "sly", "rly", "nly", "dly", "vely", "ously")
 _NEXT_WORD = re.compile(r"[ \t]{1,5}([^\W_][\w\-‑]{0,40})")
+_TOKEN_SPAN = itemgetter(0, 1)  # (start token, end token) of a found concept
 
 
 @lru_cache(maxsize=1)
@@ -342,11 +345,19 @@ class ConceptFinder:
         # (start, end, display name, rule)
         found: list[tuple[int, int, str, str]] = []
         n = len(masked)
-        for match_id, s, e in self.matcher(doc):
-            if match_id == self._head_id:
-                token = doc[s]
-                hs = token.idx
-                he = hs + len(token)
+        matches = self.matcher(doc)
+        # the tokens' start offsets: one C call, not a Token per match or span
+        starts = doc.to_array(IDX).tolist() if matches else []
+        n_starts = len(starts)
+        head_id = self._head_id
+        for match_id, s, e in matches:
+            if match_id == head_id:
+                # a head word ends where the next token starts, or before the one space between
+                # them (a head is a word: no token of white space)
+                hs = starts[s]
+                he = starts[s + 1] if s + 1 < n_starts else n
+                if text[he - 1] == " ":
+                    he -= 1
                 if he >= n or masked[he] not in "-‑":
                     found.extend(self._head_candidates(text, masked, spaced, hs, he, abbr, bounds))
                 continue
@@ -373,8 +384,7 @@ class ConceptFinder:
 
         made: list[tuple[int, int, int, int, str, str]] = []
         seen: set[tuple[int, int, str]] = set()
-        starts = doc.to_array(IDX).tolist() if by_key else []  # one C call, not a Token per span
-        n_starts, n_text = len(starts), len(text)
+        n_text = len(text)
         for key, cands in by_key.items():
             if len(cands) == 1:  # most concepts: one mention, never an abbreviation alone
                 name = cands[0][2]
@@ -397,7 +407,7 @@ class ConceptFinder:
                 span = doc.char_span(start, end, alignment_mode="expand")  # an edge on white space
                 if span is not None:
                     made.append((span.start, span.end, span.start_char, span.end_char, name, rule))
-        made.sort(key=lambda m: (m[0], m[1]))  # stable: equal spans keep their order
+        made.sort(key=_TOKEN_SPAN)  # stable: equal spans keep their order
         return made
 
     def _head_candidates(self, text: str, masked: str, spaced: str, hs: int, he: int, abbr: dict[str, str],
