@@ -779,7 +779,9 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
     ``ontology.ttl``, ``shapes.ttl`` and ``context.jsonld``; ``formats`` adds more
     serializations (``nt``, ``ttl``, ``trig``, ``jsonld``, ``rdfxml``; JSON-LD goes through
     rdflib and is slow on big graphs). ``paperkg.*`` serializations not asked for this time are
-    removed, so the folder never mixes two builds.
+    removed, so the folder never mixes two builds. ``build.json`` says what was written: the
+    graph IRI, the base IRI, whether evidence is in, the files, and the ``pipeline_version``
+    and ``extractor_version`` of ``G.graph`` (those it has).
 
     Parameters
     ----------
@@ -827,9 +829,11 @@ def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,
         target = out / ("ontology.ttl" if key == "ontology" else name)
         shutil.copyfile(data_path(name), target)
         written[key] = target
+    # the versions of the code that made the graph (kg build sets both; no extraction, no extractor)
+    versions = {k: G.graph[k] for k in ("pipeline_version", "extractor_version") if G.graph.get(k)}
     (out / "build.json").write_text(json.dumps({
         "graph": graph_iri(G, base), "base_iri": base, "evidence": evidence,
-        "files": {k: p.name for k, p in written.items()},
+        "files": {k: p.name for k, p in written.items()}, **versions,
     }, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     written["build"] = out / "build.json"
     return written

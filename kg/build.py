@@ -201,8 +201,13 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             inputs, format=opts.format, skip_bad=opts.skip_bad, cache=cache,
             on_file=lambda p: log(f"read {p}")))
         records = result.records
-        summary: dict[str, Any] = {"paperkg": __version__, "pipeline_version": PIPELINE_VERSION,
-                                   "ingest": result.summary()}
+        summary: dict[str, Any] = {"paperkg": __version__, "pipeline_version": PIPELINE_VERSION}
+        if opts.extract:
+            from extractors import EXTRACTOR_VERSION
+
+            # which rules found the entities: the extraction cache is keyed by it too
+            summary["extractor_version"] = EXTRACTOR_VERSION
+        summary["ingest"] = result.summary()
         write_records(records, ws.records_path)
         write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
         outputs["records"] = str(ws.records_path)
@@ -223,6 +228,8 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         from kg.search import build_search_index
 
         G = timer.run("graph", lambda: build_graph(records, authors=index))
+        if "extractor_version" in summary:
+            G.graph["extractor_version"] = summary["extractor_version"]
         timer.run("metrics", lambda: add_metrics(G))
         # The graph holds all that the later stages read; the records and the author index
         # are about 1 GB at 100k papers.

@@ -6,6 +6,7 @@ leaves nothing behind, and the temporaries of a killed build are removed by the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,22 @@ def test_the_temporaries_of_a_killed_build_are_removed(tmp_path, capsys, demo_di
     assert [p for p in left if p.exists()] == []
     assert mine.read_text(encoding="utf-8") == "keep"
     assert sorted(p.name for p in (out / "related").iterdir() if p.name.startswith(".")) == []
+
+
+def test_the_extractor_version_is_recorded(tmp_path, capsys, demo_dir):
+    from extractors import EXTRACTOR_VERSION
+    from kg import PIPELINE_VERSION
+    from kg.workspace import Workspace
+
+    ws = Workspace(tmp_path / "o")
+    assert run([demo_dir, "-o", ws.path, "-q", "--no-html"], capsys)[0] == 0
+    assert ws.load_summary()["extractor_version"] == EXTRACTOR_VERSION
+    assert ws.load_graph().graph["extractor_version"] == EXTRACTOR_VERSION
+    meta = json.loads((ws.rdf_dir / "build.json").read_text(encoding="utf-8"))
+    assert (meta["pipeline_version"], meta["extractor_version"]) == (PIPELINE_VERSION, EXTRACTOR_VERSION)
+    # no extraction in this build: no extractor version claimed
+    assert run([demo_dir, "-o", ws.path, "-q", "--no-html", "--no-extract"], capsys)[0] == 0
+    assert "extractor_version" not in ws.load_summary()
+    assert "extractor_version" not in ws.load_graph().graph
+    meta = json.loads((ws.rdf_dir / "build.json").read_text(encoding="utf-8"))
+    assert "extractor_version" not in meta and meta["pipeline_version"] == PIPELINE_VERSION
