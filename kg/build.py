@@ -259,6 +259,11 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
 
             timer.run("html", lambda: write_site(G, ws.html_dir))
             outputs["html"] = str(ws.html_dir / "index.html")
+        removed, stale = _remove_skipped_outputs(ws, opts, log=log)
+        if removed:
+            summary["removed"] = removed
+        if stale:
+            summary["stale"] = stale
         summary["seconds"] = timer.stages
         summary["outputs"] = outputs
         with atomic_write(ws.summary_path) as fh:
@@ -274,6 +279,46 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     finally:
         if cache is not None:
             cache.close()
+
+
+def _remove_skipped_outputs(ws: Workspace, opts: BuildOptions, *,
+                            log: Callable[[str], None] = lambda msg: None) -> tuple[dict[str, str], dict[str, str]]:
+    """Deal with what an earlier build wrote for a stage this build skipped; one ``log`` line each.
+
+    A build folder describes one corpus, so ``extracted.jsonl`` (``--no-extract``; the
+    workspace reads it in preference to ``records.jsonl``) and ``html/`` (``--no-html``; the
+    views would show the earlier graph with no hint) are removed. ``rdf/`` and ``store/``
+    (``--no-rdf``) are kept, as :func:`kg.store.stale_store_reason` expects: they take minutes
+    to rebuild at 100k papers, and ``kg sparql``, ``serve`` and ``push`` warn on every use that
+    they answer for the earlier build; the build says so once too. Runs only after every stage
+    succeeded (a failed build keeps the previous one).
+
+    Returns (removed, kept stale): path relative to the build folder -> the option.
+    """
+    import shutil
+
+    removed: dict[str, str] = {}
+    stale: dict[str, str] = {}
+    gone = [(ws.extracted_path, "--no-extract")] if not opts.extract else []
+    if not opts.html:
+        gone.append((ws.html_dir, "--no-html"))
+    for path, option in gone:
+        if not (path.exists() or path.is_symlink()):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+        removed[path.relative_to(ws.path).as_posix()] = option
+        log(f"removed {path}: an earlier build's, for a stage this one skipped ({option})")
+    if not opts.rdf:
+        left = [p for p in (ws.rdf_dir, ws.store_dir) if p.exists()]
+        for p in left:
+            stale[p.relative_to(ws.path).as_posix()] = "--no-rdf"
+        if left:
+            log(f"kg: warning: {' and '.join(map(str, left))} are an earlier build's (--no-rdf): kg sparql, "
+                "serve and push answer for that corpus; build without --no-rdf to refresh them")
+    return removed, stale
 
 
 def _remove_new_entries(folder: Path, before: set[str], created: Path | None) -> None:

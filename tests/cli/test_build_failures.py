@@ -126,3 +126,30 @@ def test_the_extractor_version_is_recorded(tmp_path, capsys, demo_dir):
     assert "extractor_version" not in ws.load_graph().graph
     meta = json.loads((ws.rdf_dir / "build.json").read_text(encoding="utf-8"))
     assert "extractor_version" not in meta and meta["pipeline_version"] == PIPELINE_VERSION
+
+
+def test_a_build_that_skips_a_stage_removes_that_stage_of_the_earlier_build(tmp_path, capsys, demo_dir):
+    from kg.workspace import Workspace
+
+    ws = Workspace(tmp_path / "o")
+    assert run([demo_dir, "-o", ws.path, "-q"], capsys)[0] == 0
+    assert ws.extracted_path.is_file() and ws.html_dir.is_dir()
+    code, stdout, err = run([demo_dir, "-o", ws.path, "--no-extract", "--no-rdf", "--no-html"], capsys)
+    assert code == 0
+    lines = err.splitlines()
+    # extracted.jsonl and the views of the earlier corpus are gone
+    assert not ws.extracted_path.exists() and not ws.html_dir.exists()
+    assert f"removed {ws.extracted_path}: an earlier build's, for a stage this one skipped (--no-extract)" in lines
+    assert f"removed {ws.html_dir}: an earlier build's, for a stage this one skipped (--no-html)" in lines
+    # the RDF and the store stay (kg sparql warns on each use), said once here and in the summary
+    assert ws.rdf_dir.is_dir() and ws.store_dir.is_dir()
+    assert (f"kg: warning: {ws.rdf_dir} and {ws.store_dir} are an earlier build's (--no-rdf): kg sparql, "
+            "serve and push answer for that corpus; build without --no-rdf to refresh them") in lines
+    summary = ws.load_summary()
+    assert summary["removed"] == {"extracted.jsonl": "--no-extract", "html": "--no-html"}
+    assert summary["stale"] == {"rdf": "--no-rdf", "store": "--no-rdf"}
+    assert [r.entities for r in ws.iter_records()] == [() for _ in ws.iter_records(extracted=False)]
+    # a full build again: nothing removed or stale
+    assert run([demo_dir, "-o", ws.path, "-q"], capsys)[0] == 0
+    summary = ws.load_summary()
+    assert "removed" not in summary and "stale" not in summary and ws.html_dir.is_dir()
