@@ -29,10 +29,13 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 @click.option("--no-evidence", is_flag=True, help="Leave mention evidence out of the RDF (a leaner graph).")
 @click.option("--rdf-format", "rdf_formats", multiple=True, metavar="FMT",
               type=click.Choice(["nt", "ttl", "trig", "jsonld", "rdfxml"]),
-              help="Also write OUT/rdf/paperkg.FMT (repeatable); N-Quads are always written.")
+              help="Also write this serialization (repeatable): OUT/rdf/paperkg.nt, .ttl, .trig, .jsonld, "
+                   "or paperkg.rdf for rdfxml. N-Quads (paperkg.nq) are always written.")
 @click.option("--authors-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Explicit author decisions: lines `A = B` (same person) or `A != B` (different).")
-@click.option("--no-extract", is_flag=True, help="Skip entity extraction (records and co-authors only).")
+@click.option("--no-extract", is_flag=True,
+              help="Find no entities in the abstracts; entities and citations already in the inputs "
+                   "(kg extract output) are kept.")
 @click.option("--no-rdf", is_flag=True, help="Skip the RDF files and the triple store.")
 @click.option("--no-html", is_flag=True, help="Skip the HTML views.")
 @quiet_option
