@@ -257,10 +257,14 @@ def read_overrides(path: str | Path) -> tuple[list[tuple[str, str]], list[tuple[
     """Read a user file of explicit decisions: ``A = B`` merges, ``A != B`` keeps apart.
 
     Blank lines and ``#`` comments are ignored. A line of any other shape is an error that names
-    the file and line.
+    the file and line, and so is ``A != B`` when the file's ``=`` lines make A and B one person
+    (directly or through others: ``A = C``, ``C = B``); the error names the lines that clash.
+    Names are compared by :func:`kg.names.name_key`.
     """
     merges: list[tuple[str, str]] = []
     splits: list[tuple[str, str]] = []
+    merge_lines: list[int] = []
+    split_lines: list[int] = []
     from kg.readers.base import iter_lines
 
     for n, line in iter_lines(Path(path)):
@@ -279,7 +283,44 @@ def read_overrides(path: str | Path) -> tuple[list[tuple[str, str]], list[tuple[
         if not a or not b:
             raise InputError("both names are needed", path=str(path), line=n)
         target.append((a, b))
+        (split_lines if target is splits else merge_lines).append(n)
+    _check_consistent(path, merges, merge_lines, splits, split_lines)
     return merges, splits
+
+
+def _check_consistent(path: str | Path, merges: list[tuple[str, str]], merge_lines: list[int],
+                      splits: list[tuple[str, str]], split_lines: list[int]) -> None:
+    """Raise when an ``A != B`` line asks to keep apart two names the ``=`` lines join."""
+    from collections import deque
+
+    edges: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for (a, b), n in zip(merges, merge_lines):
+        ka, kb = name_key(a), name_key(b)
+        edges[ka].append((kb, n))
+        edges[kb].append((ka, n))
+    for (a, b), n in zip(splits, split_lines):
+        start, goal = name_key(a), name_key(b)
+        # breadth-first through the merges, remembering the line that led to each name
+        came: dict[str, tuple[str, int] | None] = {start: None}
+        todo = deque([start])
+        while todo and goal not in came:
+            k = todo.popleft()
+            for nxt, line in edges.get(k, ()):
+                if nxt not in came:
+                    came[nxt] = (k, line)
+                    todo.append(nxt)
+        if goal not in came:
+            continue
+        lines = []
+        k = goal
+        while came[k] is not None:
+            k, line = came[k]  # type: ignore[misc]
+            lines.append(line)
+        lines.sort()
+        said = ", ".join("`{} = {}`".format(*merges[merge_lines.index(m)]) for m in lines)
+        where = "line" if len(lines) == 1 else "lines"
+        raise InputError(f"`{a} != {b}` contradicts {where} {', '.join(map(str, lines))} ({said}): "
+                         "a pair cannot be both one person and two", path=str(path), line=n)
 
 
 def find_duplicates(records: Iterable[Record], *, index: AuthorIndex | None = None,

@@ -93,3 +93,25 @@ def test_common_topics_are_no_evidence_but_rare_ones_are():
     b2 = with_topics(paper("B", "Jinxuan Yang"), "large language model")
     (c2,) = find_duplicates(filler + [a2, b2])
     assert c2.decision == "listed" and c2.shared_topics == ()
+
+
+def test_user_file_that_merges_and_splits_one_pair_is_an_error(tmp_path):
+    # Found by QA: both lines were accepted and the merge won, silently
+    f = tmp_path / "authors.txt"
+    f.write_text("Jonathan Smithson = Jonathan Smitson\nVivien Cabannes != Vivien Cabannnes\n"
+                 "vivien cabannnes = VIVIEN CABANNES\n", encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        resolve_authors(CORPUS, overrides=f)
+    assert str(exc.value) == (f"{f}:2: `Vivien Cabannes != Vivien Cabannnes` contradicts line 3 "
+                              "(`vivien cabannnes = VIVIEN CABANNES`): a pair cannot be both one person and two")
+    # through a third name
+    f.write_text("E. Candes != Emmanuel J Candes\n# same\nE. Candes = Ann Lee\nAnn Lee = Emmanuel J. Candès\n",
+                 encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        read_overrides(f)
+    assert str(exc.value) == (f"{f}:1: `E. Candes != Emmanuel J Candes` contradicts lines 3, 4 "
+                              "(`E. Candes = Ann Lee`, `Ann Lee = Emmanuel J. Candès`): "
+                              "a pair cannot be both one person and two")
+    # unrelated lines are fine
+    f.write_text("E. Candes != Yu Wang\nE. Candes = Emmanuel J Candes\n", encoding="utf-8")
+    assert read_overrides(f) == ([("E. Candes", "Emmanuel J Candes")], [("E. Candes", "Yu Wang")])
