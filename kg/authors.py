@@ -324,18 +324,22 @@ def _check_consistent(path: str | Path, merges: list[tuple[str, str]], merge_lin
 
 
 def find_duplicates(records: Iterable[Record], *, index: AuthorIndex | None = None,
-                    splits: Iterable[tuple[str, str]] = ()) -> list[DuplicateCandidate]:
+                    splits: Iterable[tuple[str, str]] = (),
+                    merges: Iterable[tuple[str, str]] = ()) -> list[DuplicateCandidate]:
     """Name variants that are probably one person, each with its evidence and decision.
 
     Blocking finds the pairs (same family name and compatible given names, or names one edit
     apart); evidence decides: a pair is merged when the two share a co-author, or (for a typo)
-    share at least two rare topics (see :func:`_profiles`); never when both names are on one paper, nor when an initial fits
-    several full names, nor when the user said ``A != B``.
+    share at least two rare topics (see :func:`_profiles`); never when both names are on one
+    paper, nor when an initial fits several full names. The user's decisions come first: a
+    pair of ``splits`` (``A != B``) is ``kept-apart-by-user``, one of ``merges`` (``A = B``)
+    ``merged-by-user``.
     """
     records = list(records)
     index = index or AuthorIndex.from_records(records)
     profiles = _profiles(records, index)
     kept_apart = {frozenset((index.resolve(a), index.resolve(b))) for a, b in splits}
+    joined = {frozenset((index.resolve(a), index.resolve(b))) for a, b in merges}
     raw = _candidate_pairs(index)
     # An abbreviated name compatible with several different full names is ambiguous.
     partners: dict[str, set[str]] = defaultdict(set)
@@ -354,6 +358,8 @@ def find_duplicates(records: Iterable[Record], *, index: AuthorIndex | None = No
         decision = "listed"
         if frozenset((a, b)) in kept_apart:
             decision = "kept-apart-by-user"
+        elif frozenset((a, b)) in joined:
+            decision = "merged-by-user"
         elif not same_paper and not ambiguous and (
                 shared_co or (kind == "typo" and len(shared_topics) >= 2)):
             decision = "merged"
@@ -372,7 +378,7 @@ def resolve_authors(records: Iterable[Record], *, overrides: str | Path | None =
     records = list(records)
     index = AuthorIndex.from_records(records)
     merges, splits = read_overrides(overrides) if overrides else ([], [])
-    candidates = find_duplicates(records, index=index, splits=splits)
+    candidates = find_duplicates(records, index=index, splits=splits, merges=merges)
     n_auto = 0
     if auto_merge:
         for c in candidates:

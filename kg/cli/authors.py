@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kg.authors import AuthorIndex, find_duplicates, read_overrides, resolve_authors
+from kg.authors import find_duplicates, read_overrides, resolve_authors
 from kg.cli._common import print_table
 from kg.workspace import Workspace
 
@@ -55,13 +55,10 @@ def _duplicate_rows(records: list, merges: list[tuple[str, str]],
     """The candidates of :func:`find_duplicates` as rows, with the user's ``A = B`` lines applied:
     such a pair is ``merged-by-user`` (as ``kg build --authors-file`` merges it), whatever the
     evidence says."""
-    index = AuthorIndex.from_records(records)
-    merged = {frozenset((index.resolve(a), index.resolve(b))) for a, b in merges}
     rows = []
-    for c in find_duplicates(records, index=index, splits=splits):
+    for c in find_duplicates(records, splits=splits, merges=merges):
         row = c.to_dict()
-        if frozenset((c.a, c.b)) in merged and c.decision != "kept-apart-by-user":
-            row["decision"] = "merged-by-user"
+        if c.decision == "merged-by-user":
             row["reason"] = f"authors file: {c.name_a} = {c.name_b}"
         rows.append(row)
     return rows

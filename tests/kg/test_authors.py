@@ -115,3 +115,17 @@ def test_user_file_that_merges_and_splits_one_pair_is_an_error(tmp_path):
     # unrelated lines are fine
     f.write_text("E. Candes != Yu Wang\nE. Candes = Emmanuel J Candes\n", encoding="utf-8")
     assert read_overrides(f) == ([("E. Candes", "Emmanuel J Candes")], [("E. Candes", "Yu Wang")])
+
+
+def test_a_user_merged_pair_is_not_counted_listed_only(tmp_path):
+    # Found by QA: the summary still counted a pair the authors file merged as listed only
+    _, before = resolve_authors(CORPUS)
+    f = tmp_path / "authors.txt"
+    f.write_text("Jonathan Smithson = Jonathan Smitson\n", encoding="utf-8")
+    _, after = resolve_authors(CORPUS, overrides=f)
+    assert after["merged_by_user"] == 1
+    assert after["listed_only"] == before["listed_only"] - 1
+    merges, splits = read_overrides(f)
+    decisions = {(c.name_a, c.name_b): c.decision for c in find_duplicates(CORPUS, merges=merges, splits=splits)}
+    assert decisions[("Jonathan Smithson", "Jonathan Smitson")] == "merged-by-user"
+    assert sum(d == "listed" for d in decisions.values()) == after["listed_only"]
