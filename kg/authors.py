@@ -58,11 +58,20 @@ class AuthorIndex:
         return self.key_to_id.get(key) or author_id(name)
 
     def display(self, aid: str) -> str:
-        """The display name: the most frequent spelling; ties go to the one with accents."""
+        """The display name: a properly capitalised spelling when the corpus has one (``Xue
+        Wang`` over ``xue wang``, however often that was written), then the most frequent;
+        ties go to the one with accents.
+
+        Examples
+        --------
+        >>> AuthorIndex.from_names(["xue wang", "xue wang", "Xue Wang"]).display("xue-wang")
+        'Xue Wang'
+        """
         seen = self.spellings.get(aid)
         if not seen:
             return aid
-        return max(seen.items(), key=lambda kv: (kv[1], sum(ord(c) > 127 for c in kv[0]), kv[0]))[0]
+        return max(seen.items(), key=lambda kv: (_capitalised(kv[0]), kv[1], sum(ord(c) > 127 for c in kv[0]),
+                                                 kv[0]))[0]
 
     def aliases(self, aid: str) -> list[str]:
         """Other spellings of the same author, most frequent first."""
@@ -80,6 +89,11 @@ class AuthorIndex:
             if aid == other:
                 self.key_to_id[key] = keep
         self.spellings[keep].update(self.spellings.pop(other))
+
+
+def _capitalised(name: str) -> bool:
+    """Written in mixed case, as names are: not all lower case (``xue wang``) nor all capitals."""
+    return any(c.isupper() for c in name) and any(c.islower() for c in name)
 
 
 # --------------------------------------------------------------------------------------------

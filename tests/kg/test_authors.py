@@ -129,3 +129,20 @@ def test_a_user_merged_pair_is_not_counted_listed_only(tmp_path):
     decisions = {(c.name_a, c.name_b): c.decision for c in find_duplicates(CORPUS, merges=merges, splits=splits)}
     assert decisions[("Jonathan Smithson", "Jonathan Smitson")] == "merged-by-user"
     assert sum(d == "listed" for d in decisions.values()) == after["listed_only"]
+
+
+def test_a_properly_capitalised_spelling_is_displayed(shared_data):
+    # Found by QA: "xue wang" (6 times in confpapers) was shown although "Xue Wang" occurs too
+    from kg.readers import read_file
+
+    records = list(read_file(shared_data / "confpapers" / "jsonl" / "iclr2024.jsonl"))
+    spellings = [a for r in records for a in r.authors if a.lower() == "xue wang"]
+    assert sorted(spellings) == ["Xue Wang", "xue wang"]  # once each: the tie went to lower case
+    idx = AuthorIndex.from_records(records)
+    assert idx.display(idx.resolve("xue wang")) == "Xue Wang"
+    assert idx.aliases(idx.resolve("xue wang")) == ["xue wang"]
+    # however often the lower-case spelling was written
+    idx = AuthorIndex.from_names(["xue wang"] * 5 + ["Xue Wang"])
+    assert idx.display("xue-wang") == "Xue Wang"
+    # with no capitalised spelling, frequency decides as before
+    assert AuthorIndex.from_names(["ada lovelace"]).display("ada-lovelace") == "ada lovelace"
