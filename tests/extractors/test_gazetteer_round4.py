@@ -234,3 +234,11 @@ def test_a_coined_acronym_does_not_spread_to_the_ordinary_word(nlp):
     recs = [Record(id=f"t:{i}", title=None, abstract=t) for i, t in enumerate(texts)]
     out = consolidate(recs, list(extract_raw(recs, nlp=nlp)))
     assert not [e for e in out[1].entities if e.type.value in ("method", "benchmark")]
+
+
+@pytest.mark.parametrize("text, gone", [
+    ("This trade-off is captured by the multi-armed bandit (MAB) framework.", "multi-armed bandit"),
+    ("Existing instance-reweighted adversarial training (AT) methods need many labels.", "adversarial training"),
+])
+def test_settings_and_generic_operations_are_no_entities(extract, text, gone):
+    assert entity_key(gone) not in {entity_key(e.name) for e in extract(text)}
