@@ -417,6 +417,36 @@ def resolve_authors(records: Iterable[Record], *, overrides: str | Path | None =
     return index, report
 
 
+def authors_file_record(path: str | Path) -> dict[str, str]:
+    """What a build records of its ``--authors-file``: the absolute path and a SHA-1 of the
+    content, so a later ``kg authors`` can apply the same decisions (:func:`build_authors_file`)."""
+    from kg.cache import file_digest
+
+    return {"path": str(Path(path).resolve()), "sha1": file_digest(path)}
+
+
+def build_authors_file(summary: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The authors file a build used, to apply again: ``(path, None)`` when it is still there
+    unchanged; ``(None, warning)`` when it was moved or edited since (the graph holds the
+    decisions of the file as it was); ``(None, None)`` when the build used none.
+    """
+    rec = (summary.get("authors") or {}).get("authors_file")
+    if not isinstance(rec, dict) or not rec.get("path"):
+        return None, None
+    path = Path(rec["path"])
+    from kg.cache import file_digest
+
+    try:
+        same = file_digest(path) == rec.get("sha1")
+    except OSError:
+        return None, (f"the build applied the authors file {path}, which is gone; these names may not "
+                      "match the graph's: pass --authors-file to apply decisions")
+    if not same:
+        return None, (f"the authors file {path} changed since the build applied it; these names may not "
+                      "match the graph's: pass --authors-file to apply it as it is now, or build again")
+    return str(path), None
+
+
 def _keep_which(index: AuthorIndex, a: str, b: str, kind: str) -> tuple[str, str]:
     """Of two ids to merge, which id survives: the more frequent spelling; on a tie the fuller
     name (initials) or the shorter one (a doubled letter is the commoner typo)."""

@@ -222,6 +222,11 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
 
         index, author_report = timer.run("authors", lambda: resolve_authors(records, overrides=opts.authors_file))
         summary["authors"] = author_report
+        if opts.authors_file:
+            from kg.authors import authors_file_record
+
+            # `kg authors OUT` applies the same decisions, or says the file changed
+            summary["authors"]["authors_file"] = authors_file_record(opts.authors_file)
 
         from kg.graph import build_graph
         from kg.metrics import add_metrics

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kg.authors import find_duplicates, read_overrides, resolve_authors
+from kg.authors import build_authors_file, find_duplicates, read_overrides, resolve_authors
 from kg.cli._common import print_table
 from kg.workspace import Workspace
 
@@ -17,7 +17,8 @@ from kg.workspace import Workspace
 @click.argument("out", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--duplicates", is_flag=True, help="List name variants that may be one person, with evidence.")
 @click.option("--authors-file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Explicit decisions (`A = B`, `A != B`) to apply.")
+              help="Explicit decisions (`A = B`, `A != B`) to apply [default: the file kg build "
+                   "applied, if it is unchanged].")
 @click.option("--top", default=50, show_default=True, type=click.IntRange(1),
               help="How many authors to list (without --duplicates, which lists every candidate).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -26,6 +27,11 @@ def command(out: Path, duplicates: bool, authors_file: str | None, top: int, as_
     variants: merged ones had shared co-authors or topics, listed ones lack that evidence."""
     ws = Workspace(out)
     records = list(ws.iter_records())
+    if authors_file is None and ws.summary_path.exists():
+        # the decisions kg build applied, so that these names are the graph's
+        authors_file, warning = build_authors_file(ws.load_summary())
+        if warning:
+            click.echo(f"kg: warning: {warning}", err=True)
     if duplicates:
         merges, splits = read_overrides(authors_file) if authors_file else ([], [])
         rows = _duplicate_rows(records, merges, splits)
