@@ -461,10 +461,14 @@ def paper_terms_of(title: str | None, abstract: str | None) -> set[str]:
 def find_author(G: nx.MultiDiGraph | RelatedIndex, name: str) -> str:
     """The author node key of a name (accents, case and punctuation ignored), or a node key.
 
+    A part of a name (a surname, ``kempe``) is enough when it fits one author only, as
+    ``kg view --author`` accepts it.
+
     Raises
     ------
     NotFoundError
-        When no author has that name; the message lists close matches.
+        When no author has that name (the message lists close matches), or when the part of a
+        name given fits several authors (the message lists them).
     """
     return _find_author(_index(G), name)
 
@@ -472,14 +476,22 @@ def find_author(G: nx.MultiDiGraph | RelatedIndex, name: str) -> str:
 def _find_author(idx: _Index, name: str) -> str:
     if idx.is_author(name):
         return name
-    key = idx.names().get(name_key(name))
+    names = idx.names()
+    key = names.get(name_key(name))
     if key:
         return key
-    labels = {fold(idx.label(k)): idx.label(k) for k in set(idx.names().values())}
+    words = set(name_key(name).split())
+    if words:
+        # every word given is a word of the name (or of another spelling of it)
+        fits = sorted({k for nk, k in names.items() if words <= set(nk.split())}, key=lambda k: (idx.label(k), k))
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            more = f" (and {len(fits) - 8} more)" if len(fits) > 8 else ""
+            raise NotFoundError(f"{name!r} fits several authors: {', '.join(idx.label(k) for k in fits[:8])}{more}; "
+                                "give more of the name")
+    labels = {fold(idx.label(k)): idx.label(k) for k in set(names.values())}
     close = difflib.get_close_matches(fold(name), list(labels), n=5, cutoff=0.6)
-    if not close:  # a surname or given name alone: list the authors containing it
-        words = set(name_key(name).split())
-        close = sorted(f for f in labels if words and words <= set(name_key(f).split()))[:5]
     hint = "; close matches: " + ", ".join(labels[c] for c in close) if close else "; no close matches"
     raise NotFoundError(f"no author named {name!r} in the graph{hint}")
 

@@ -77,6 +77,13 @@ def test_related_unknown_name(out, capsys):
         "kg: error: no author named 'Renzhe Xv' in the graph; close matches: Renzhe Xu")
 
 
+def test_related_takes_a_surname_that_fits_one_author(out, capsys):
+    assert main(["related", str(out), "xu", "--json"]) == 0
+    by_surname = capsys.readouterr().out
+    assert main(["related", str(out), "Renzhe Xu", "--json"]) == 0
+    assert capsys.readouterr().out == by_surname
+
+
 def test_related_needs_name_or_paper(out):
     res = CliRunner().invoke(cli, ["related", str(out)])
     assert res.exit_code == 2 and "give an author NAME or --paper ID" in res.output
