@@ -3,9 +3,14 @@
 The author score is log-linear: a product of factors, each of which is one signal and one
 reason in words. For a query author ``a`` and a candidate ``c``::
 
-    score = log(eps + co * joint + paths2 + n3 * paths3)
+    score = log(1 + (co * joint + paths2 + n3 * paths3) / eps)
             + terms * cos(a, c) + nbmax * max_z cos(z, c) + topics * log(1 + shared)
             + prior * log(1 + papers of c) + categories * shared + citations * log(1 + cites)
+
+Every part is 0 without its signal, so a score is never negative and 0 means nothing relates
+the two. (The proximity part is ``log(eps + proximity) - log(eps)``: the same ranking as with
+``log(eps + proximity)`` for any query, without the constant ``log(eps)`` that made every
+candidate with no co-author path score about -4.)
 
 - **co-author proximity** (the logarithm, so that it multiplies the rest): joint papers of
   existing co-authors (``joint``); ``paths2``, the weighted common neighbours
@@ -619,11 +624,11 @@ def combine(signals: dict[str, np.ndarray], n_papers: np.ndarray, *,
     >>> z = np.zeros(2)
     >>> s = {k: z for k in SIGNALS} | {"paths2": np.array([2.0, 0.0])}
     >>> np.round(combine(s, np.array([1.0, 1.0]), weights={**AUTHOR_WEIGHTS, "prior": 0.0}), 3)
-    array([ 0.698, -4.605])
+    array([5.303, 0.   ])
     """
     w = AUTHOR_WEIGHTS if weights is None else {**AUTHOR_WEIGHTS, **weights}
     proximity = w["co"] * signals["co"] + signals["paths2"] + w["n3"] * signals["n3"]
-    return (np.log(w["eps"] + proximity)
+    return (np.log1p(proximity / w["eps"])
             + w["terms"] * signals["terms"] + w["nbmax"] * signals["nbmax"]
             + w["topics"] * np.log1p(signals["topics"]) + w["prior"] * np.log1p(n_papers)
             + w["categories"] * signals["categories"] + w["citations"] * np.log1p(signals["citations"]))
