@@ -80,6 +80,9 @@ PAPER_WEIGHTS: dict[str, float] = {"authors": 2.0, "topics": 1.0, "citations": 1
                                    "categories": 0.3}
 #: Smallest cosine that is worth a reason in words ("both write about ...", "close to co-author ...").
 REASON_MIN_COSINE = 0.05
+#: Smallest cosine worth naming single shared words when no word pair is shared ("share the
+#: words ..."): single words are more often incidental than pairs, so the bar is higher.
+WORDS_MIN_COSINE = 0.1
 _ENTITY_EDGES = {EdgeType.PROPOSES.value, EdgeType.USES.value, EdgeType.INTRODUCES.value,
                  EdgeType.EVALUATES_ON.value, EdgeType.ABOUT.value}
 _ENTITY_TYPES = {NodeType.METHOD.value, NodeType.BENCHMARK.value, NodeType.CONCEPT.value}
@@ -811,6 +814,16 @@ def _top_terms(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
     return out
 
 
+def _top_words(idx: _Index, a: str, c: str, n: int = 3) -> list[str]:
+    """The single words that add most to the two authors' cosine (for when no word pair is
+    shared as written: see :func:`_top_terms`)."""
+    terms = idx.terms()
+    va, vc = terms.vectors[idx.pos[a]], terms.vectors[idx.pos[c]]
+    words = (t for t in va if " " not in t and t in vc and len(t) >= 4 and t not in _URL_WORDS
+             and t not in _REASON_NOISE and not t.endswith("ly"))
+    return sorted(words, key=lambda t: (-va[t] * vc[t], t))[:n]
+
+
 def _author_reasons(idx: _Index, a: str, c: str, hops: int | None, comp: dict[str, float]) -> list[str]:
     name = idx.label
     reasons = []
@@ -845,6 +858,12 @@ def _author_reasons(idx: _Index, a: str, c: str, hops: int | None, comp: dict[st
         words = [t for t in words if t not in said]
         if words:
             reasons.append(f"both write about {_join(words)}")
+        elif comp["terms"] >= WORDS_MIN_COSINE:
+            # No shared phrase, yet the texts are close: say which words make that, or the
+            # reasons would leave out what may be the largest part of the score.
+            words = [t for t in _top_words(idx, a, c) if t not in said]
+            if words:
+                reasons.append(f"share the words {_join(words)}")
     if hops != 1 and comp.get("nbmax", 0.0) >= REASON_MIN_COSINE:
         z = _closest_coauthor(idx, a, c)
         if z and z not in common:

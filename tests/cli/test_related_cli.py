@@ -203,3 +203,24 @@ def test_unknown_paper_fails_before_the_index_is_built(graph_only, capsys):
     assert err[-1] == ("kg: error: no paper with id or title 'Paper p9' in the graph; "
                        "close matches: p3, p2, p1, f9, f8")
     assert not (graph_only / INDEX_DIR / "meta.json").exists()
+
+
+def test_reasons_name_the_text_closeness_that_ranks_a_candidate(seed_graph_ws):
+    # Found by QA on the seed pages: with --exclude-coauthors for Renzhe Xu, Lina Alkarmi ranked
+    # above Bin Gong (who shares the topic in-context learning) with "close in topic to
+    # co-author Chunyuan Zheng" as her only topical reason. Her paper and Renzhe Xu's are both on
+    # strategic classification: her own text cosine with him (0.185) is the largest part of her
+    # score, but no word pair is written alike in both, so the reasons did not say it.
+    from kg.related import WORDS_MIN_COSINE, related_authors
+    from kg.workspace import Workspace
+
+    res = related_authors(Workspace(seed_graph_ws).load_graph(), "Renzhe Xu", exclude_coauthors=True, top=20)
+    by = {r.label: r for r in res}
+    lina, bin_gong = by["Lina Alkarmi"], by["Bin Gong"]
+    assert lina.components["terms"] > 2 * bin_gong.components["terms"] and lina.score > bin_gong.score
+    assert lina.reasons[0] == "share the words classifier, favorable and individuals"
+    assert bin_gong.reasons[0] == "both work on in-context learning"
+    for r in res:
+        if r.components["terms"] >= WORDS_MIN_COSINE:
+            assert any(w.startswith(("both write about", "share the words")) for w in r.reasons), r
+        assert r.score >= 0
