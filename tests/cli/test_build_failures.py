@@ -7,7 +7,6 @@ leaves nothing behind, and the temporaries of a killed build are removed by the 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
