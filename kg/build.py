@@ -208,14 +208,10 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             # which rules found the entities: the extraction cache is keyed by it too
             summary["extractor_version"] = EXTRACTOR_VERSION
         summary["ingest"] = result.summary()
-        write_records(records, ws.records_path)
-        write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
-        outputs["records"] = str(ws.records_path)
+        ingested = records
 
         if opts.extract:
             records, counts = timer.run("extract", lambda: _extract_cached(records, cache, opts, log))
-            write_records(records, ws.extracted_path, extraction=True)
-            outputs["extracted"] = str(ws.extracted_path)
             summary["extract"] = counts | _entity_counts(records)
 
         from kg.authors import resolve_authors
@@ -236,9 +232,17 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         if "extractor_version" in summary:
             G.graph["extractor_version"] = summary["extractor_version"]
         timer.run("metrics", lambda: add_metrics(G))
+        # Written only now: a rebuild that fails or is interrupted before (in the extraction,
+        # the longest stage) leaves the previous build's records, graph and all as they were.
+        write_records(ingested, ws.records_path)
+        write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
+        outputs["records"] = str(ws.records_path)
+        if opts.extract:
+            write_records(records, ws.extracted_path, extraction=True)
+            outputs["extracted"] = str(ws.extracted_path)
         # The graph holds all that the later stages read; the records and the author index
         # are about 1 GB at 100k papers.
-        records = result = index = None  # type: ignore[assignment]
+        records = ingested = result = index = None  # type: ignore[assignment]
         ws.save_graph(G)
         outputs["graph"] = str(ws.graph_path)
         from kg.related_index import write_workspace_index  # OUT/related/: `kg related` without the graph

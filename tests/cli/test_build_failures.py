@@ -152,3 +152,22 @@ def test_a_build_that_skips_a_stage_removes_that_stage_of_the_earlier_build(tmp_
     assert run([demo_dir, "-o", ws.path, "-q"], capsys)[0] == 0
     summary = ws.load_summary()
     assert "removed" not in summary and "stale" not in summary and ws.html_dir.is_dir()
+
+
+def test_a_rebuild_interrupted_in_the_extraction_keeps_the_previous_build(tmp_path, capsys, demo_dir):
+    out = tmp_path / "o"
+    opts = ["-q", "--no-html", "--no-rdf"]
+    assert run([demo_dir, "-o", out, *opts], capsys)[0] == 0
+    files = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    more = tmp_path / "more.jsonl"
+    more.write_text('{"title": "A new paper", "abstract": "We propose FooNet for bar.", "authors": ["New Person"]}\n',
+                    encoding="utf-8")
+
+    def log(msg: str) -> None:
+        if msg.startswith("extracting "):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build([demo_dir, more], out, options=BuildOptions(progress=False, rdf=False, html=False), log=log)
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    assert after == files  # records.jsonl and conflicts.jsonl were already the new corpus's
