@@ -197,6 +197,9 @@ _QUICK = re.compile(r"[A-Za-z]{3}")
 _ADVERB_ENDINGS = ("ally", "ely", "ily", "bly", "tly", "sly", "rly", "nly", "dly", "vely", "ously")
 _NEXT_WORD = re.compile(r"[ \t]{1,5}([^\W_][\w\-‑]{0,40})")
 _TOKEN_SPAN = itemgetter(0, 1)  # (start token, end token) of a found concept
+_FIRST = itemgetter(0)
+#: an enum member read once (``EntityType.CONCEPT`` costs ~0.2 µs a time on Python 3.11)
+_CONCEPT_TYPE = EntityType.CONCEPT
 
 
 @lru_cache(maxsize=1)
@@ -609,6 +612,7 @@ def entities_from_items(items: Iterable[Sequence], text: str,
     ...                                      "We study federated learning.", lambda *m: Mention(*m))]
     ['federated learning']
     """
+    concept = _CONCEPT_TYPE
     groups: dict[str, list[Sequence]] = {}
     for item in items:
         if item[2]:
@@ -620,14 +624,14 @@ def entities_from_items(items: Iterable[Sequence], text: str,
             s, e, _n, r = group[0]
             m = mention(s, e, text[s:e], r)
             if m is not None:
-                out.append((s, Entity(EntityType.CONCEPT, name, None, () if m.text == name else (m.text,), (m,))))
+                out.append((s, Entity(concept, name, None, () if m.text == name else (m.text,), (m,))))
             continue
         spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
         aliases = tuple(sorted({m.text for m in mentions} - {name}))  # only spellings with evidence
         if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity
-            out.append((spots[0][0], Entity(EntityType.CONCEPT, name, None, aliases, mentions)))
-    out.sort(key=lambda x: x[0])
+            out.append((spots[0][0], Entity(concept, name, None, aliases, mentions)))
+    out.sort(key=_FIRST)
     return [x[1] for x in out]
 
 

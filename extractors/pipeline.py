@@ -333,12 +333,18 @@ def _read_concepts(doc: Any, mention: MentionMaker) -> list[Entity]:
     """The concept component's results from its plain copy in ``doc.user_data`` (see
     :func:`extractors.concepts.entities_from_items`): this pipeline ran it, so the copy
     matches ``doc.spans``."""
-    from extractors.concepts import ITEMS_KEY, SPANS_KEY, entities_from_items
-
-    items = (doc.user_data.get(ITEMS_KEY) or {}).get(SPANS_KEY)
+    concepts = _concepts_module()
+    items = (doc.user_data.get(concepts.ITEMS_KEY) or {}).get(concepts.SPANS_KEY)
     if items is None:
-        items = [(s.start_char, s.end_char, s.kb_id_, s.id_) for s in doc.spans.get(SPANS_KEY, ())]
-    return entities_from_items(items, doc_text(doc), mention)
+        items = [(s.start_char, s.end_char, s.kb_id_, s.id_) for s in doc.spans.get(concepts.SPANS_KEY, ())]
+    return concepts.entities_from_items(items, doc_text(doc), mention)
+
+
+@lru_cache(maxsize=1)
+def _concepts_module() -> Any:
+    """:mod:`extractors.concepts`, imported on first use (an import statement per document
+    costs ~1 µs)."""
+    return importlib.import_module("extractors.concepts")
 
 
 #: Readers that map mentions to their field themselves: factory -> reader(doc, mention).
