@@ -142,3 +142,22 @@ def test_a_name_and_the_name_with_a_generic_head_are_one_entity(extract) -> None
     text = "We revisit the Hedge algorithm in repeated games. Hedge keeps weights over experts."
     names = [e.name for e in extract(text) if e.type.value == M]
     assert names.count("Hedge") == 1 and "Hedge algorithm" not in names
+
+
+# ------------------------------------------------------------------ an English word in capitals as a name
+def test_a_capitalised_english_word_given_as_a_name_is_proposed(extract) -> None:
+    # "test" is a stop word; in capitals after "is named" it is the tool's name
+    text = "We check proofs with a small prover. The resulting tool is named TEST. TEST finds most errors."
+    assert (M, P, "TEST") in _found(extract, text, "Checking Proofs Quickly")
+
+
+def test_a_capitalised_english_word_without_a_naming_cue_is_no_name(extract) -> None:
+    text = "We report the TEST accuracy of every MODEL on held-out DATA."
+    assert not {f for f in _found(extract, text) if f[2] in ("TEST", "MODEL", "DATA")}
+
+
+def test_no_span_runs_from_the_title_into_the_abstract(nlp) -> None:
+    from extractors.entities import SPANS_KEY
+
+    doc = nlp("Data Filtering Networks\n\nLarge training sets drive progress. We study filters on ImageNet.")
+    assert [s.text for s in doc.spans[SPANS_KEY] if "\n" in s.text] == []
