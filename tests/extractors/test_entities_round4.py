@@ -161,3 +161,17 @@ def test_no_span_runs_from_the_title_into_the_abstract(nlp) -> None:
 
     doc = nlp("Data Filtering Networks\n\nLarge training sets drive progress. We study filters on ImageNet.")
     assert [s.text for s in doc.spans[SPANS_KEY] if "\n" in s.text] == []
+
+
+# ------------------------------------------------------------------ "our <head>, NAME,"
+@pytest.mark.parametrize("text, expected", [
+    ("Caches grow with the context. Our proposed method, Fold-Cache, keeps a fixed budget.", (M, P, "Fold-Cache")),
+    ("Plain noise hurts alignment. However, our approach, TwinNoise, raises the win rate.", (M, P, "TwinNoise")),
+])
+def test_a_name_in_apposition_to_our_head_noun_is_proposed(extract, text, expected) -> None:
+    assert expected in _found(extract, text)
+
+
+def test_a_known_name_in_apposition_to_our_head_noun_stays_used(extract) -> None:
+    text = "We fine-tune a small model. Our base model, GPT-2, is trained on web text."
+    assert (M, U, "GPT-2") in _found(extract, text)
