@@ -13,15 +13,26 @@ its wall-clock words/s shows what the extra processes gain. On a shared machine 
 and the ratio of the full pipeline to the tokenizer alone (printed last, with the load average)
 are the ones to compare between runs.
 
+``--side-by-side TREE`` compares this work tree with another checkout (say a ``git worktree`` of
+the commit before a change): each round runs, in a fresh process per tree and alternating which
+goes first, one ``extract_raw`` pass on a freshly built pipeline (cold) and two more on it
+(warm), then prints the median CPU seconds, words/s and the ratio of this tree to the other.
+On a machine shared with other work that ratio, not the absolute figures, is what to quote.
+
 Usage::
 
     python bench/bench_extract.py [--limit N] [--n-process 2] [--repeat 1] [--json]
+    python bench/bench_extract.py --side-by-side ../baseline-tree [--rounds 3] [--limit N]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,12 +41,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from kg.records import Source, make_record  # noqa: E402
-
 CONF = REPO.parent / "shared" / "data" / "confpapers" / "jsonl"
 
 
 def load_records(limit: int | None = None) -> list:
+    from kg.records import Source, make_record  # not at import: --root decides which kg
+
     out = []
     for path in sorted(CONF.glob("*.jsonl")):
         with open(path, encoding="utf-8") as fh:
@@ -89,13 +100,86 @@ def _first_tokenize(texts: list[str], make_nlp) -> tuple[float, float]:
     return time.perf_counter() - t, time.process_time() - c
 
 
+def _cold_warm(limit: int | None) -> dict[str, Any]:
+    """CPU seconds of ``extract_raw`` on a freshly built pipeline (cold), then twice on it (warm),
+    with the ``extractors`` found first on ``sys.path``."""
+    from extractors.pipeline import _join, extract_raw, make_nlp
+
+    records = load_records(limit)
+    nlp = make_nlp()
+    times = []
+    for _ in range(3):
+        gc.collect()
+        c = time.process_time()
+        for _raw in extract_raw(records, nlp=nlp):
+            pass
+        times.append(time.process_time() - c)
+    return {"words": sum(len(_join(r)[0].split()) for r in records), "cold": times[0], "warm": times[1:]}
+
+
+def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> dict[str, Any]:
+    """This tree against ``other`` (see the module docstring); the figures as a dict."""
+    trees = [str(REPO), str(Path(other).resolve())]
+    if not (Path(trees[1]) / "extractors" / "pipeline.py").exists():
+        raise SystemExit(f"{other}: no extractors/pipeline.py there (give the root of a paperkg checkout)")
+    cpu: dict[str, dict[str, list[float]]] = {t: {"cold": [], "warm": []} for t in trees}
+    words = 0
+    loads = []
+    for i in range(rounds):
+        for tree in trees if i % 2 == 0 else trees[::-1]:
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--cold-warm", "--root", tree]
+            if limit:
+                cmd += ["--limit", str(limit)]
+            d = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()[-1])
+            words = d["words"]
+            cpu[tree]["cold"].append(d["cold"])
+            cpu[tree]["warm"].extend(d["warm"])
+            loads.append(os.getloadavg()[0])
+    out: dict[str, Any] = {"words": words, "rounds": rounds, "load_average": [min(loads), max(loads)], "trees": {}}
+    for tree in trees:
+        out["trees"][tree] = {k: {"cpu_seconds": [round(x, 3) for x in xs],
+                                  "median": round(statistics.median(xs), 3),
+                                  "words_per_s": round(words / statistics.median(xs))}
+                              for k, xs in cpu[tree].items()}
+    for k in ("cold", "warm"):
+        out[f"ratio_{k}"] = round(out["trees"][trees[0]][k]["median"] / out["trees"][trees[1]][k]["median"], 3)
+    return out
+
+
+def _print_side_by_side(result: dict[str, Any]) -> None:
+    print(f"{result['words']:,} words, {result['rounds']} rounds, load average "
+          f"{result['load_average'][0]:.2f}-{result['load_average'][1]:.2f}")
+    print(f"{'tree':<40}{'cold s':>8}{'cold words/s':>14}{'warm s':>8}{'warm words/s':>14}")
+    for tree, r in result["trees"].items():
+        print(f"{tree:<40}{r['cold']['median']:>8.2f}{r['cold']['words_per_s']:>14,}"
+              f"{r['warm']['median']:>8.2f}{r['warm']['words_per_s']:>14,}")
+    print(f"CPU time, this tree / the other (median): cold {result['ratio_cold']:.3f}, warm {result['ratio_warm']:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="only the first N abstracts")
     ap.add_argument("--n-process", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--side-by-side", metavar="TREE", help="compare with the paperkg checkout at TREE")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --side-by-side")
+    ap.add_argument("--cold-warm", action="store_true", help=argparse.SUPPRESS)  # one side-by-side run
+    ap.add_argument("--root", help=argparse.SUPPRESS)  # the tree whose extractors --cold-warm imports
     args = ap.parse_args(argv)
+
+    if args.cold_warm:
+        if args.root:
+            sys.path.insert(0, args.root)
+        print(json.dumps(_cold_warm(args.limit)))
+        return 0
+    if args.side_by_side:
+        result = side_by_side(args.side_by_side, rounds=args.rounds, limit=args.limit)
+        if args.json:
+            print(json.dumps(result, indent=2))
+        else:
+            _print_side_by_side(result)
+        return 0
 
     from extractors.pipeline import _join, consolidate, extract_raw, make_nlp
 
@@ -134,8 +218,6 @@ def main(argv: list[str] | None = None) -> int:
     row(f"extract_raw, {args.n_process} processes",
         _best(lambda: list(extract_raw(records, nlp=nlp, n_process=args.n_process)), args.repeat))
     row("consolidate", _best(lambda: consolidate(records, raws), args.repeat))
-    import os
-
     def cpu(step: str) -> float:
         return next(r for r in rows if r["step"] == step)["cpu_seconds"]
 
