@@ -285,6 +285,11 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
             max_words = min(len(short) + 5, 2 * len(short))
             cand = " ".join(words[-max_words:])
             long = best_long_form(short, cand) or _capitals_form(short, cand)
+            if not long and any(c.isdigit() for c in short):
+                s0 = m.start(1) + m.group(1).find(first)
+                os_, oe = view.span_to_orig(s0, s0 + len(first))
+                if "$" not in text[os_:oe] and "^" not in text[os_:oe]:  # "S$^2$AC": math, left alone
+                    long = _digit_form(short, cand)
             if long:
                 long = _past_function_word(cand, long)
             if long:
@@ -316,6 +321,80 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
         _named_definitions(view, text, ct, out, seen)
     out.sort(key=lambda d: d.short_start)
     return out
+
+
+def _digit_form(short: str, cand: str) -> str | None:
+    """The long form of a short form with a digit in it, read as the letters it stands for.
+
+    A digit after a letter repeats it ("MC2R" = Multiple Complex Compositional Reasoning, "P3O" =
+    Pairwise Proximal Policy Optimization), or a 2/4 between letters stands for "to"/"for"
+    ("L2MT" = Learning to MultiTask). Letters match word initials only (and the capitals inside a
+    CamelCase word), right to left, skipping function words: the loose Schwartz & Hearst match would
+    find "Proximal Policy Optimization" for "P3O" (the repeated letter inside a word).
+
+    Examples
+    --------
+    >>> _digit_form("MC2R", "a benchmark, Multiple Complex Compositional Reasoning")
+    'Multiple Complex Compositional Reasoning'
+    >>> _digit_form("P3O", "we propose Pairwise Proximal Policy Optimization")
+    'Pairwise Proximal Policy Optimization'
+    >>> _digit_form("L2MT", "a framework called Learning to MultiTask")
+    'Learning to MultiTask'
+    """
+    if not any(c.isdigit() for c in short) or not short[:1].isalpha():
+        return None
+    core = short.rstrip("s") if short.endswith("s") and len(short) > 2 and short[-2].isupper() else short
+    repeated = []
+    for m in _LETTER_DIGIT.finditer(core):
+        if m.group(1):
+            repeated.extend(m.group(1) * (int(m.group(2)) if m.group(2) else 1))
+        elif m.group(0).isdigit():
+            repeated.append("#")  # a digit that repeats no letter: this reading fails
+    words = [{"2": "to", "4": "for"}.get(t, t) for t in _WORD_DIGIT_TOKENS.findall(core)]
+    found = [long for tokens in (repeated, words)
+             if tokens and all(t.isalpha() for t in tokens)
+             for long in (_initials_long(tokens, cand),) if long]
+    return min(found, key=len) if found else None
+
+
+_LETTER_DIGIT = re.compile(r"([A-Za-z])([2-4](?!\d))?|[^A-Za-z]")
+_WORD_DIGIT_TOKENS = re.compile(r"(?<=[A-Za-z])[24](?=[A-Za-z])|[A-Za-z]|\d+")
+_CAND_WORD = re.compile(r"[^\s/-]+")
+
+
+def _initials_long(tokens: list[str], cand: str) -> str | None:
+    """The shortest suffix of ``cand`` whose word initials spell ``tokens`` (letters, or whole
+    words such as "to"), function words skippable; None when there is none."""
+    words = [(m.start(), m.group(0)) for m in _CAND_WORD.finditer(cand)]
+    ti = len(tokens) - 1
+    wi = len(words) - 1
+    start = None
+    while ti >= 0:
+        if wi < 0:
+            return None
+        pos, w = words[wi]
+        tok = tokens[ti]
+        if len(tok) > 1:
+            if w.lower() == tok:
+                ti -= 1
+                start = pos
+            elif w.lower() not in _FUNCTION_WORDS:
+                return None
+            wi -= 1
+            continue
+        caps = [w[0]] + [c for p, c in zip(w, w[1:]) if p.islower() and c.isupper()]
+        k = len(caps) - 1
+        while k >= 0 and ti >= 0 and len(tokens[ti]) == 1 and caps[k].lower() == tokens[ti].lower():
+            k -= 1
+            ti -= 1
+        if k >= 0:  # the word's initial is not a letter of the short form
+            if k == len(caps) - 1 and w.lower() in _FUNCTION_WORDS:
+                wi -= 1
+                continue
+            return None
+        start = pos
+        wi -= 1
+    return cand[start:] if start is not None else None
 
 
 def _sentence_before(ct: str, pos: int, window: int = 300) -> tuple[int, str]:

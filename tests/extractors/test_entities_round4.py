@@ -175,3 +175,37 @@ def test_a_name_in_apposition_to_our_head_noun_is_proposed(extract, text, expect
 def test_a_known_name_in_apposition_to_our_head_noun_stays_used(extract) -> None:
     text = "We fine-tune a small model. Our base model, GPT-2, is trained on web text."
     assert (M, U, "GPT-2") in _found(extract, text)
+
+
+# ------------------------------------------------------------------ short forms with a digit
+@pytest.mark.parametrize("text, short, long", [
+    ("We build a benchmark, Multi-Hop Hard Logic Riddles (MH2LR), of puzzles.", "MH2LR",
+     "Multi-Hop Hard Logic Riddles"),
+    ("We propose Paired Proximal Policy Optimization (P3O) for ranking.", "P3O",
+     "Paired Proximal Policy Optimization"),
+    ("We propose a framework called Sketch to Mesh (S2M) that lifts drawings.", "S2M", "Sketch to Mesh"),
+    ("We introduce the Gated-Graph Networks (G2Ns), small models.", "G2Ns", "Gated-Graph Networks"),
+])
+def test_a_digit_in_a_short_form_repeats_a_letter_or_reads_to(text, short, long) -> None:
+    from extractors.abbreviations import find_definitions
+
+    assert [(d.short, d.long) for d in find_definitions(text)] == [(short, long)]
+
+
+@pytest.mark.parametrize("text", [
+    # a repeated letter inside a word is no initial: not "Proximal Policy Optimization"
+    "We study Proximal Policy Optimization in games (P3O).",
+    # a short form glued to the word before its bracket
+    "We compute Image Instruction Correspondence Scores S(I2C) for every pair.",
+])
+def test_a_digit_short_form_needs_word_initials(text) -> None:
+    from extractors.abbreviations import find_definitions
+
+    assert find_definitions(text) == []
+
+
+def test_a_digit_short_form_and_its_long_form_are_one_proposed_entity(extract) -> None:
+    text = "We propose Paired Proximal Policy Optimization (P3O) for ranking. P3O beats the baselines."
+    found = _found(extract, text)
+    assert (M, P, "Paired Proximal Policy Optimization") in found
+    assert not {f for f in found if f[2] == "P3O"}
