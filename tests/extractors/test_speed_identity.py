@@ -229,3 +229,29 @@ def test_gazetteer_lookup_memo_gives_the_same_answers() -> None:
     assert [gaz.lookup(n) for n in names] == plain  # from the memo
     assert sum(p is not None for p in plain) > len(gaz.entries)
     assert gaz == Gazetteer.from_data(gaz.to_data())  # the memo is no part of equality
+
+
+def test_head_word_ends_from_token_starts(real_texts) -> None:
+    """The concept component finds where a head word ends from the tokens' start offsets alone
+    (the next token's start, less the one space between): what spaCy's tokens say, on real
+    abstracts and on texts with runs of spaces, tabs, line breaks and a trailing space."""
+    from spacy.attrs import IDX
+
+    nlp = make_nlp()
+    comp = nlp.get_pipe("paperkg_concepts")
+    texts = list(real_texts[:150]) + ["deep learning  models", "federated learning\tsetups",
+                                      "meta-learning\n\nreinforcement learning ", "reinforcement learning",
+                                      "x  learning   \n learning", "learning"]
+    checked = 0
+    for text in texts:
+        doc = nlp.make_doc(text)
+        starts = doc.to_array(IDX).tolist()
+        for match_id, s, _e in comp.matcher(doc):
+            if match_id != comp._head_id:
+                continue
+            he = starts[s + 1] if s + 1 < len(starts) else len(text)
+            if text[he - 1] == " ":
+                he -= 1
+            assert (starts[s], he) == (doc[s].idx, doc[s].idx + len(doc[s])), (text, s)
+            checked += 1
+    assert checked > 1000
