@@ -54,8 +54,11 @@ _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,
                      # "PILOT$^+$" reads "PILOT+", "G-$\Delta$UQ" reads "G-DeltaUQ", "$S^3$" reads "S3"
                      rf"|\^|\\(?=(?:{GREEK_LETTERS})(?![A-Za-z]))")
 # Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
+# Every branch starts with a literal (a star or a backslash), so ``re`` skips ahead to those
+# characters; the single-star branch checks the character before its star after taking it (a
+# leading look-behind made ``re`` try every position of the text).
 _EMPHASIS = re.compile(
-    r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
+    r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|\*(?<![*\w]\*)(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
 )
 _MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^]")  # without one of these, clean_view changes nothing
