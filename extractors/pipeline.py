@@ -28,6 +28,7 @@ from extractors import EXTRACTOR_VERSION
 from extractors.abbreviations import DEFS_KEY, Definition, TextKeepingTokenizer, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
 from kg.errors import PaperkgError
+from kg.readers.base import MAX_FIELD_CHARS
 from kg.records import Citation, Entity, Mention, Record
 
 #: Between title and abstract in the processed text; a paragraph break stops every rule.
@@ -118,6 +119,9 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
         _lower_only_lexemes(nlp)
     _speed_up_affixes(nlp)
     nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)  # doc_text() without rebuilding doc.text
+    # spaCy refuses texts over 1,000,000 characters (a guard for its parser's memory); the
+    # readers accept a title and an abstract of MAX_FIELD_CHARS each, and _join puts both in one text.
+    nlp.max_length = max(nlp.max_length, 2 * MAX_FIELD_CHARS + len(SEPARATOR))
     nlp.add_pipe("paperkg_abbreviations")
     nlp.add_pipe("paperkg_entities")
     for factory, _reader in _optional_components():

@@ -45,6 +45,22 @@ def test_one_megabyte_abstract(nlp) -> None:
     assert len(foonet.mentions) >= text.count("FooNet")
 
 
+def test_abstract_at_the_readers_limit_with_a_title(nlp) -> None:
+    """Title and abstract are one text: past spaCy's default 1,000,000 characters it raised E088."""
+    from kg.readers.base import MAX_FIELD_CHARS
+    from kg.records import Record
+
+    from extractors.pipeline import extract_records
+
+    chunk = "We evaluate ResNet-50 on ImageNet. "
+    abstract = chunk * (MAX_FIELD_CHARS // len(chunk))
+    title = "T" + "itle words " * (MAX_FIELD_CHARS // 11)
+    assert len(title) + len(abstract) > 2 * 1_000_000
+    (rec,) = extract_records([Record(id="t", title=title, abstract=abstract)], nlp=nlp)
+    resnet = next(e for e in rec.entities if e.name == "ResNet-50")
+    assert len(resnet.mentions) == abstract.count("ResNet-50")
+
+
 def test_linear_time_in_length(nlp) -> None:
     """Work grows linearly: the number of regex/matcher candidates per character stays flat."""
     import extractors.entities as ent
