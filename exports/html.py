@@ -34,7 +34,7 @@ import networkx as nx
 import numpy as np
 
 from kg.errors import NotFoundError, PaperkgError
-from kg.io import atomic_write
+from kg.io import atomic_write, remove_temporaries
 from kg.schema import EdgeType, NodeType, slugify
 from kg.text import digest
 
@@ -703,10 +703,7 @@ def write_site(G: nx.MultiDiGraph, html_dir: str | Path, *, top: int = 10,
     index last.
     """
     html_dir = Path(html_dir)
-    for folder in (html_dir, html_dir / "views"):  # temporaries of a killed earlier build
-        for p in folder.glob(".*.html.*.tmp"):
-            if p.is_file() and not p.is_symlink():
-                p.unlink(missing_ok=True)
+    remove_temporaries(html_dir, ".*.html.*.tmp", "views/.*.html.*.tmp")  # of a killed earlier build
     written = [write_html(G, html_dir / "overview.html", budget=budget, title=f"{title}: overview")]
     sections: list[tuple[str, list[tuple[str, str, int]]]] = []
     for t in (NodeType.AUTHOR.value, NodeType.METHOD.value, NodeType.BENCHMARK.value):

@@ -764,9 +764,9 @@ def _remove_stale_temporaries(out: Path) -> None:
     """Delete the temporary files a killed earlier build left in ``rdf/``: ``.paperkg.nq.*.tmp``
     of :func:`kg.io.atomic_write` (as large as the N-Quads) and ``paperkg.*.tmp`` of the
     converted copies. A build folder is written by one build at a time."""
-    for p in (*out.glob(".paperkg.*.tmp"), *out.glob("paperkg.*.tmp")):
-        if p.is_file() and not p.is_symlink():
-            p.unlink(missing_ok=True)
+    from kg.io import remove_temporaries
+
+    remove_temporaries(out, ".paperkg.*.tmp", "paperkg.*.tmp")
 
 
 def write_build_rdf(G: "nx.MultiDiGraph", out_dir: str | Path, *,

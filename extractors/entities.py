@@ -1962,7 +1962,6 @@ def _anchored_finditer(rx: re.Pattern[str], text: str, anchors: tuple[str, ...],
 def _proposal_ends(ct: str) -> list[int]:
     """Where the proposal verbs end (the name follows), in text order."""
     ends = []
-    n = len(ct)
     for anchor in _PROPOSE_ANCHORS:  # str.find skips to the few candidate positions
         i = ct.find(anchor)
         while i >= 0:

@@ -16,7 +16,7 @@ import gc
 import importlib
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 

@@ -20,7 +20,7 @@ from kg import PIPELINE_VERSION, __version__
 from kg.cache import Cache
 from kg.errors import WorkspaceError
 from kg.ingest import IngestResult, ingest, write_conflicts
-from kg.io import atomic_write
+from kg.io import atomic_write, remove_temporaries
 from kg.records import Record
 from kg.text import digest
 from kg.workspace import Workspace, write_records
@@ -93,10 +93,7 @@ LEFTOVERS = (".*.tmp", "related/.*.tmp")
 def remove_leftovers(ws: Workspace) -> None:
     """Delete the :data:`LEFTOVERS` of earlier builds that were killed (a graph temporary is as
     large as the graph); a build folder is written by one build at a time, so none is in use."""
-    for pattern in LEFTOVERS:
-        for p in ws.path.glob(pattern):
-            if p.is_file() and not p.is_symlink():
-                p.unlink(missing_ok=True)
+    remove_temporaries(ws.path, *LEFTOVERS)
 
 
 @dataclass

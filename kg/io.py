@@ -122,3 +122,17 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def remove_temporaries(folder: str | Path, *patterns: str) -> None:
+    """Delete the files matching ``patterns`` (globs relative to ``folder``) that a killed earlier
+    run left behind: the temporaries of :func:`atomic_write` (``.NAME.*.tmp``) and the like.
+
+    Only regular files go (never a folder or a symlink). A build folder is written by one build at
+    a time, so none of them is in use.
+    """
+    folder = Path(folder)
+    for pattern in patterns:
+        for p in folder.glob(pattern):
+            if p.is_file() and not p.is_symlink():
+                p.unlink(missing_ok=True)

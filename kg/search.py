@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from kg.errors import NotFoundError, QueryError, WorkspaceError
-from kg.io import default_mode
+from kg.io import default_mode, remove_temporaries
 from kg.records import Record
 from kg.schema import EdgeType, NodeType
 from kg.text import fold, match_key
@@ -168,9 +168,7 @@ def build_search_index(source: nx.MultiDiGraph | Iterable[Record], path: str | P
     G = _graph_of(source)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    for old in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):  # left by a killed build
-        if old.is_file() and not old.is_symlink():
-            old.unlink(missing_ok=True)
+    remove_temporaries(path.parent, f".{glob.escape(path.name)}.*.tmp")  # left by a killed build
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     with contextlib.suppress(OSError):
