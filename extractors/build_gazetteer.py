@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from typing import Iterator
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -37,6 +38,14 @@ _WORD = re.compile(r"(?<![\w.-])([A-Za-z][a-z]+)(?![\w-])")
 _SENTENCE_START = re.compile(r"(?:[.!?:]\s*|^\s*)$")
 
 
+def _abstract_texts(abstracts: Path) -> Iterator[str]:
+    """The abstract of every record in the ``*.jsonl`` files of ``abstracts`` ("" when missing)."""
+    for path in sorted(abstracts.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                yield json.loads(line).get("abstract") or ""
+
+
 def common_words(abstracts: Path = DEFAULT_ABSTRACTS, *, min_lower: int = 20, ratio: int = 5) -> list[str]:
     """Words written in lower case at least ``min_lower`` times and capitalised mid-sentence at
     most ``1/ratio`` as often, over every abstract of the ``*.jsonl`` files in ``abstracts``."""
@@ -44,16 +53,13 @@ def common_words(abstracts: Path = DEFAULT_ABSTRACTS, *, min_lower: int = 20, ra
 
     low: Counter = Counter()
     cap: Counter = Counter()
-    for path in sorted(abstracts.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                text = json.loads(line).get("abstract") or ""
-                for m in _WORD.finditer(text):
-                    w = m.group(1)
-                    if w[0].islower():
-                        low[w] += 1
-                    elif not _SENTENCE_START.search(text, max(0, m.start() - 2), m.start()):
-                        cap[w.lower()] += 1
+    for text in _abstract_texts(abstracts):
+        for m in _WORD.finditer(text):
+            w = m.group(1)
+            if w[0].islower():
+                low[w] += 1
+            elif not _SENTENCE_START.search(text, max(0, m.start() - 2), m.start()):
+                cap[w.lower()] += 1
     return sorted(w for w, c in low.items() if c >= min_lower and cap[w] * ratio <= c)
 
 _LOWER_TOKEN = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
@@ -63,10 +69,8 @@ _CAMEL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 def lower_tokens(abstracts: Path = DEFAULT_ABSTRACTS) -> set[str]:
     """Every all-lower-case token (hyphenated words whole) written in the abstracts of ``abstracts``."""
     seen: set[str] = set()
-    for path in sorted(abstracts.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                seen.update(_LOWER_TOKEN.findall(json.loads(line).get("abstract") or ""))
+    for text in _abstract_texts(abstracts):
+        seen.update(_LOWER_TOKEN.findall(text))
     return seen
 
 
@@ -132,21 +136,18 @@ def hyphenation_variants(entries: list[dict], abstracts: Path = DEFAULT_ABSTRACT
         return {}
     lengths = {len(w) for w in wanted}
     seen: dict[tuple[str, ...], set[str]] = {}
-    for path in sorted(abstracts.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                text = json.loads(line).get("abstract") or ""
-                for m in _SEP_RUN.finditer(text):
-                    run = m.group(0)
-                    parts = re.split(r"([ -])", run)
-                    words, seps = parts[0::2], parts[1::2]
-                    low = [w.lower() for w in words]
-                    for n in lengths:
-                        for k in range(len(words) - n + 1):
-                            key = tuple(low[k:k + n])
-                            if key in wanted:
-                                surface = words[k] + "".join(seps[k + j] + words[k + j + 1] for j in range(n - 1))
-                                seen.setdefault(key, set()).add(surface)
+    for text in _abstract_texts(abstracts):
+        for m in _SEP_RUN.finditer(text):
+            run = m.group(0)
+            parts = re.split(r"([ -])", run)
+            words, seps = parts[0::2], parts[1::2]
+            low = [w.lower() for w in words]
+            for n in lengths:
+                for k in range(len(words) - n + 1):
+                    key = tuple(low[k:k + n])
+                    if key in wanted:
+                        surface = words[k] + "".join(seps[k + j] + words[k + j + 1] for j in range(n - 1))
+                        seen.setdefault(key, set()).add(surface)
     out: dict[int, set[str]] = {}
     for key, surfaces in seen.items():
         for i, form in wanted[key]:
