@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import stat
@@ -69,8 +70,12 @@ def atomic_write(path: str | Path, mode: str = "w", *, encoding: str | None = "u
     enc = None if "b" in mode else encoding
     if path.exists() and not path.is_dir() and not path.is_file():
         # a device or a pipe (``-o /dev/stdout``): nothing to replace, and it must stay what it is
-        with open(path, mode, encoding=enc) as fh:
-            yield fh
+        try:
+            with open(path, mode, encoding=enc) as fh:
+                yield fh
+        except OSError as exc:
+            _raise_if_full(exc, path)
+            raise
         return
     if path.is_symlink():
         # write to the file the link points to; replacing the link would cut it
@@ -91,10 +96,21 @@ def atomic_write(path: str | Path, mode: str = "w", *, encoding: str | None = "u
         with os.fdopen(fd, mode, encoding=enc) as fh:
             yield fh
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            _raise_if_full(exc, path)
         raise
+
+
+#: Errors of a write that found no room: the file named, not a traceback.
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def _raise_if_full(exc: OSError, path: Path) -> None:
+    if exc.errno in _NO_ROOM:
+        raise WorkspaceError(f"{path}: cannot write: {exc.strerror} (nothing was replaced)") from None
 
 
 @contextlib.contextmanager

@@ -92,6 +92,14 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # the system refused a read or write the commands did not foresee (a full disk, a
+        # permission, a vanished file): one line naming the file when the system names it
+        if debug:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"kg: error: {where}{exc.strerror or exc} (kg --debug ... shows the traceback)", err=True)
+        return 1
     return 0
 
 
