@@ -89,6 +89,19 @@ def read_head(path: Path, n: int = SNIFF_BYTES) -> bytes:
         raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
 
 
+def not_utf8_reason(raw: bytes, exc: UnicodeDecodeError) -> str:
+    """The one wording of a line that is not UTF-8 (its counter key when skipped: ``not UTF-8``).
+
+    >>> try:
+    ...     b"caf\\xe9".decode("utf-8")
+    ... except UnicodeDecodeError as e:
+    ...     not_utf8_reason(b"caf\\xe9", e)
+    'not UTF-8: byte 0xe9 at column 4; convert the file to UTF-8, e.g. with iconv'
+    """
+    return (f"not UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1}; "
+            "convert the file to UTF-8, e.g. with iconv")
+
+
 def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
     """(1-based line number, line without newline), decoding UTF-8 strictly line by line.
 
@@ -100,11 +113,7 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                raise InputError(
-                    f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
-                    "convert the file to UTF-8, e.g. with iconv",
-                    path=str(path), line=n,
-                ) from None
+                raise InputError(not_utf8_reason(raw, exc), path=str(path), line=n) from None
             yield n, text.rstrip("\r\n")
 
 

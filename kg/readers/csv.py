@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from kg.readers.base import ReadContext
+from kg.readers.base import ReadContext, not_utf8_reason
 from kg.readers.jsonl import split_prefixed_id
 from kg.records import Category, Record, Source, make_record
 
@@ -119,8 +119,7 @@ def _text_lines(path: Path, ctx: ReadContext) -> Iterator[tuple[int, str]]:
             try:
                 text = data.decode("utf-8-sig" if n == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                ctx.bad(f"not UTF-8: byte 0x{data[exc.start]:02x} at column {exc.start + 1}; "
-                        "convert the file to UTF-8, e.g. with iconv", line=n)
+                ctx.bad(not_utf8_reason(data, exc), line=n)
                 continue
             yield n, text
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from kg.errors import InputError
-from kg.readers.base import ReadContext, read_text
+from kg.readers.base import ReadContext, not_utf8_reason, read_text
 from kg.records import Category, Record, Source, make_record
 
 NAME = "jsonl"
@@ -61,8 +61,7 @@ def iter_text_lines(path: Path, ctx: ReadContext) -> Iterator[tuple[int, str]]:
             try:
                 text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                ctx.bad(f"not UTF-8: byte 0x{raw[exc.start]:02x} at column {exc.start + 1}; "
-                        "convert the file to UTF-8, e.g. with iconv", line=n)
+                ctx.bad(not_utf8_reason(raw, exc), line=n)
                 continue
             yield n, text.rstrip("\r\n")
 
@@ -72,10 +71,7 @@ def read_document(path: Path, ctx: ReadContext) -> str | None:
     try:
         return read_text(path)
     except InputError as exc:
-        reason = exc.reason
-        if reason.startswith("not UTF-8 ("):  # same wording as iter_text_lines, short counter key
-            reason = "not UTF-8: " + reason[len("not UTF-8 ("):].replace(")", "", 1)
-        ctx.bad(reason, line=exc.line)
+        ctx.bad(exc.reason, line=exc.line)
         return None
 
 
