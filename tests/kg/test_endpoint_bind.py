@@ -12,18 +12,11 @@ import pytest
 from kg.cli import main
 from kg.endpoint import make_server
 from kg.errors import PaperkgError
-from kg.store import build_store
-
-NQ = ('<https://w3id.org/paperkg/id/paper/a> <http://purl.org/dc/terms/title> "A" '
-      '<https://w3id.org/paperkg/id/graph/qa> .\n')
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("bind")
-    (d / "in.nq").write_text(NQ, encoding="utf-8")
-    build_store(d / "in.nq", d / "out")
-    return d / "out"
+def out(one_quad_build: Path) -> Path:
+    return one_quad_build
 
 
 @pytest.fixture()

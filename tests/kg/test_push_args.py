@@ -9,19 +9,13 @@ from pathlib import Path
 import pytest
 
 from kg.push import PushError, push
-from kg.store import build_store
 
-NQ = ('<https://w3id.org/paperkg/id/paper/a> <http://purl.org/dc/terms/title> "A" '
-      '<https://w3id.org/paperkg/id/graph/qa> .\n')
 UNREACHABLE = "http://127.0.0.1:9/store"  # the discard port: nothing listens there
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("push")
-    (d / "in.nq").write_text(NQ, encoding="utf-8")
-    build_store(d / "in.nq", d / "out")
-    return d / "out"
+def out(one_quad_build: Path) -> Path:
+    return one_quad_build
 
 
 @pytest.mark.parametrize("graph", ["not an iri", "relative/path", "http://x/<y>", ":nothing", "1abc:x"])
