@@ -27,6 +27,9 @@ abstracts narrow the interval of the held-out figure. ``test8`` and ``test9`` (`
 ``TEST9_SEED``) are the next held-out pair, drawn once test6 and test7 had been reported.
 ``test10`` and ``test11`` (``TEST10_SEED``, ``TEST11_SEED``) are the pair after that, drawn when
 test8 and test9 were scored for 1.7.0 (figures only) at the start of the next round.
+``test12`` and ``test13`` (``TEST12_SEED``, ``TEST13_SEED``) were drawn at the start of the sixth
+session, before the silver training batches of ``silver/draw.py``, which take their ids from what
+is left.
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ TEST10_SEED = "20240531:test10"
 TEST10_PER_SOURCE = 40
 TEST11_SEED = "20240531:test11"
 TEST11_PER_SOURCE = 40
+TEST12_SEED = "20240531:test12"
+TEST12_PER_SOURCE = 40
+TEST13_SEED = "20240531:test13"
+TEST13_PER_SOURCE = 40
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -75,7 +82,7 @@ def read_ids(path: Path) -> list[str]:
 
 
 def choose(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, test7, test8, test9, test10, then test11."""
+    """Return ``(split, source, id)`` for every chosen abstract: dev, test, test2, test3, test4, test5, test6, test7, test8, test9, test10, test11, test12, then test13."""
     chosen: list[tuple[str, str, str]] = []
     for source in SOURCES:
         ids = read_ids(data / "confpapers" / "jsonl" / source)
@@ -109,6 +116,10 @@ def choose(data: Path) -> list[tuple[str, str, str]]:
     # test10 and test11: the pair after that, drawn when test8 and test9 were first scored.
     chosen += _later_draw(data, "test10", TEST10_SEED, TEST10_PER_SOURCE, chosen)
     chosen += _later_draw(data, "test11", TEST11_SEED, TEST11_PER_SOURCE, chosen)
+    # test12 and test13: the pair after that, drawn at the start of the sixth session, before the
+    # silver training batches (silver/draw.py), which avoid every id drawn here.
+    chosen += _later_draw(data, "test12", TEST12_SEED, TEST12_PER_SOURCE, chosen)
+    chosen += _later_draw(data, "test13", TEST13_SEED, TEST13_PER_SOURCE, chosen)
     return chosen
 
 

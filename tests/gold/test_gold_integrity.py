@@ -134,7 +134,7 @@ def test_adding_test3_left_the_earlier_draws_unchanged(shared_data: Path) -> Non
     first_test3 = splits.index("test3")
     # each later split is one block, appended after the ones before it
     order = ["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
-             "test10", "test11"]
+             "test10", "test11", "test12", "test13"]
     ranks = [order.index(sp) for sp in splits]
     assert ranks == sorted(ranks)
     for split in ("dev", "test", "test2"):
