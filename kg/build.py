@@ -6,11 +6,40 @@ Re-running on the same inputs plus a new file re-parses only the new file and ex
 the new (or changed) abstracts: both are cached under ``OUT/.cache`` by content and code
 version. Corpus-level steps (merging, consolidation, the graph and everything after it) are
 recomputed each time from the cached parts, so the output equals a clean run's.
+
+Staging and the swap
+--------------------
+Every stage writes into a staging folder inside the build folder, ``OUT/.staging-<pid>/``
+(same file system, so moving its outputs into ``OUT`` is a rename, never a copy); only the
+cache is used in place (``OUT/.cache``: content-keyed, it can never be stale, so what a failed
+build added to it is kept and makes the next try faster). When every stage has succeeded,
+:func:`swap_in` moves the outputs into ``OUT`` one entry at a time, ``summary.json`` last,
+each with ``renameat2(RENAME_EXCHANGE)`` (Linux 3.15+, on ext4, xfs, btrfs and tmpfs among
+others): the new entry and the previous one trade places in one atomic step, so a reader
+finds either the whole old ``store/`` or the whole new one, never a missing or half-filled
+folder. Where the exchange is not available, an old entry is first renamed aside and the new
+one renamed in, so for the time between those two renames that entry is missing (never half
+written). An exception during the swap (e.g. Ctrl-C) puts back what it had swapped.
+
+What the swap cannot give: Linux has no atomic rename of a set of entries, so for the time the
+renames take (microseconds; no data is copied) a reader can see some new entries beside old
+ones, e.g. the new ``graph.pickle`` with the old ``store/``; and a build killed outright
+(``kill -9``, a power cut) during those renames leaves such a mix until the next build.
+A failure or interruption at any earlier point -- any stage, a full disk, Ctrl-C, ``kill -9`` --
+leaves ``OUT`` exactly as the previous successful build left it (a failed first build leaves
+nothing), and the next build deletes staging folders that killed builds left. While a build
+runs it needs room for the new outputs beside the previous ones (about twice a build's size).
+An output in ``OUT`` that is a symbolic link (e.g. ``html`` -> a web server's folder) keeps the
+link: the folder it points to is what gets swapped, which must then be on OUT's file system.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
+import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,13 +116,157 @@ def _make_build_folder(path: Path) -> Path | None:
 #: graph.pickle and summary.json (``.NAME.*.tmp``), and the arrays and metadata of the
 #: related-authors index in ``related/``. The later stages clear their own (search, rdf,
 #: store, html).
-LEFTOVERS = (".*.tmp", "related/.*.tmp")
+LEFTOVERS = (".*.tmp", "related/.*.tmp", "rdf/.paperkg.*.tmp", "rdf/paperkg.*.tmp", "html/.*.html.*.tmp",
+             "html/views/.*.html.*.tmp")
+
+#: Folders killed builds left in the build folder: a build's staging folder (see the module
+#: docstring), and the half-built and moved-aside stores of versions that wrote in place.
+LEFTOVER_FOLDERS = (".staging-*", ".store-*", "store.old")
+
+#: Prefix of the staging folder in the build folder; the building process's id follows.
+STAGING_PREFIX = ".staging-"
+
+#: What a build writes, in the order :func:`swap_in` moves it into the build folder. The graph
+#: goes before ``related/`` (a ``kg related`` that finds the new graph beside the old index
+#: rebuilds the index from the graph: slower, never wrong), ``rdf/`` just before ``store/``
+#: (a reader compares them), ``summary.json`` last: it tells a complete build.
+OUTPUTS = ("records.jsonl", "conflicts.jsonl", "extracted.jsonl", "graph.pickle", "related",
+           "search.sqlite", "rdf", "store", "html", "summary.json")
 
 
 def remove_leftovers(ws: Workspace) -> None:
-    """Delete the :data:`LEFTOVERS` of earlier builds that were killed (a graph temporary is as
-    large as the graph); a build folder is written by one build at a time, so none is in use."""
+    """Delete what earlier builds that were killed left: the :data:`LEFTOVERS` temporaries (a
+    graph temporary is as large as the graph) and the :data:`LEFTOVER_FOLDERS`, but not the
+    staging folder of a build still running (a build folder is written by one build at a time:
+    that other build fails or wins, and this one must not pull its files away)."""
     remove_temporaries(ws.path, *LEFTOVERS)
+    for pattern in LEFTOVER_FOLDERS:
+        for p in ws.path.glob(pattern):
+            if not p.is_dir() or p.is_symlink():
+                continue
+            if p.name.startswith(STAGING_PREFIX) and _is_running(p.name[len(STAGING_PREFIX):]):
+                continue
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _is_running(pid: str) -> bool:
+    """Whether the process ``pid`` (a decimal string) exists on this machine; False for junk."""
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process (or a number too large to be one: left alone)
+    return True
+
+
+def _make_staging(ws: Workspace) -> Workspace:
+    """The empty staging folder of this build in ``ws`` (see the module docstring)."""
+    path = ws.path / f"{STAGING_PREFIX}{os.getpid()}"
+    shutil.rmtree(path, ignore_errors=True)
+    try:
+        path.mkdir()
+    except OSError as exc:
+        raise WorkspaceError(f"{ws.path}: cannot write in the build folder: {exc.strerror or exc}") from None
+    return Workspace(path)
+
+
+def _check_linked_outputs(ws: Workspace) -> None:
+    """Fail before any stage runs when an output of ``ws`` is a symbolic link that
+    :func:`swap_in` cannot swap by renaming: its target is on another file system."""
+    home = os.stat(ws.path).st_dev
+    for name in OUTPUTS:
+        p = ws.path / name
+        if not p.is_symlink():
+            continue
+        target = Path(os.path.realpath(p))
+        try:
+            dev = os.stat(target.parent).st_dev
+        except OSError as exc:
+            raise WorkspaceError(f"{p}: a link to {target}, whose folder cannot be used: "
+                                 f"{exc.strerror or exc}") from None
+        if dev != home:
+            raise WorkspaceError(f"{p}: a link to {target}, on another file system than {ws.path}: a build "
+                                 "swaps its outputs in by renaming; point the link into that file system "
+                                 "or remove it")
+
+
+def _renameat2_exchange() -> Callable[[Path, Path], bool]:
+    """A function that exchanges two paths atomically with Linux's ``renameat2`` (True), or
+    returns False where the C library or the file system does not offer it."""
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return lambda a, b: False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    at_fdcwd, rename_exchange = -100, 2
+
+    def exchange(a: Path, b: Path) -> bool:
+        if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+            return True
+        err = ctypes.get_errno()
+        if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return False
+        raise OSError(err, os.strerror(err), str(b))
+
+    return exchange
+
+
+_exchange = _renameat2_exchange()
+
+
+def swap_in(stage: Workspace, ws: Workspace, *, remove: Sequence[str] = (),
+            exchange: Callable[[Path, Path], bool] | None = None) -> None:
+    """Move the outputs a build wrote into ``stage`` into the build folder ``ws`` by renaming.
+
+    Each entry of :data:`OUTPUTS` that ``stage`` holds replaces the one in ``ws`` (in that
+    order), atomically per entry where ``exchange`` (default: ``renameat2(RENAME_EXCHANGE)``)
+    works; the entries named in ``remove`` are taken out of ``ws``. What ``ws`` held goes into
+    ``stage`` (for the caller to delete). An exception undoes the renames done so far, so ``ws``
+    is as it was. See the module docstring for what readers can see meanwhile.
+    """
+    exchange = exchange or _exchange
+    aside = stage.path / ".previous"
+    done: list[tuple[str, Path, Path]] = []  # (how, staged path, path in ws)
+    try:
+        for name in OUTPUTS:
+            new, dst = stage.path / name, ws.path / name
+            if name in remove:  # a link goes as a link
+                if dst.exists() or dst.is_symlink():
+                    aside.mkdir(exist_ok=True)
+                    os.rename(dst, aside / name)
+                    done.append(("removed", aside / name, dst))
+                continue
+            if dst.is_symlink():
+                dst = Path(os.path.realpath(dst))  # the link stays; what it points to is replaced
+            there = dst.exists() or dst.is_symlink()
+            if not (new.exists() or new.is_symlink()):
+                continue
+            if not there:
+                os.rename(new, dst)
+                done.append(("added", new, dst))
+            elif exchange(new, dst):
+                done.append(("exchanged", new, dst))
+            else:
+                aside.mkdir(exist_ok=True)
+                os.rename(dst, aside / name)
+                done.append(("removed", aside / name, dst))
+                os.rename(new, dst)
+                done.append(("added", new, dst))
+    except BaseException:
+        for how, staged, dst in reversed(done):
+            try:
+                if how == "exchanged":
+                    if not exchange(staged, dst):
+                        raise OSError(errno.ENOTSUP, "cannot exchange back", str(dst))
+                else:  # "added": move the new entry out; "removed": move the old one back
+                    os.rename(*((dst, staged) if how == "added" else (staged, dst)))
+            except OSError:
+                pass  # the next build replaces everything anyway; the first error is the one to see
+        raise
 
 
 @dataclass
@@ -178,8 +351,9 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     """Run every stage on ``inputs`` into the build folder ``out``.
 
     Returns the workspace, the summary (also written to ``OUT/summary.json``) and the main
-    output paths. Raises :class:`kg.errors.PaperkgError` for bad input; each output file is
-    written atomically, so a failure leaves no half-written file.
+    output paths. Raises :class:`kg.errors.PaperkgError` for bad input. The stages write into a
+    staging folder that replaces the outputs in ``out`` only when all succeeded (see the module
+    docstring), so a failed or interrupted build leaves ``out`` as the previous build left it.
     """
     opts = options or BuildOptions()
     ws = Workspace(out)
@@ -192,7 +366,10 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
     timer = _Timer(log)
     outputs: dict[str, str] = {}
     cache: Cache | None = None
+    stage: Workspace | None = None
     try:
+        _check_linked_outputs(ws)
+        stage = _make_staging(ws)
         cache = Cache(ws.cache_dir)
         result: IngestResult = timer.run("ingest", lambda: ingest(
             inputs, format=opts.format, skip_bad=opts.skip_bad, cache=cache,
@@ -229,24 +406,22 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         if "extractor_version" in summary:
             G.graph["extractor_version"] = summary["extractor_version"]
         timer.run("metrics", lambda: add_metrics(G))
-        # Written only now: a rebuild that fails or is interrupted before (in the extraction,
-        # the longest stage) leaves the previous build's records, graph and all as they were.
-        write_records(ingested, ws.records_path)
-        write_conflicts(result.conflicts, ws.path / "conflicts.jsonl")
+        write_records(ingested, stage.records_path)
+        write_conflicts(result.conflicts, stage.path / "conflicts.jsonl")
         outputs["records"] = str(ws.records_path)
         if opts.extract:
-            write_records(records, ws.extracted_path, extraction=True)
+            write_records(records, stage.extracted_path, extraction=True)
             outputs["extracted"] = str(ws.extracted_path)
         # The graph holds all that the later stages read; the records and the author index
         # are about 1 GB at 100k papers.
         records = ingested = result = index = None  # type: ignore[assignment]
-        ws.save_graph(G)
+        stage.save_graph(G)
         outputs["graph"] = str(ws.graph_path)
         from kg.related_index import write_workspace_index  # OUT/related/: `kg related` without the graph
 
-        timer.run("related", lambda: write_workspace_index(G, ws))
+        timer.run("related", lambda: write_workspace_index(G, stage))
         summary["graph"] = {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()}
-        timer.run("search", lambda: build_search_index(G, ws.search_path))
+        timer.run("search", lambda: build_search_index(G, stage.search_path))
         outputs["search"] = str(ws.search_path)
 
         if opts.rdf:
@@ -254,76 +429,79 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             from kg.store import build_store
 
             iri = {"base_iri": opts.base_iri} if opts.base_iri else {}
-            rdf_paths = timer.run("rdf", lambda: write_build_rdf(G, ws.rdf_dir, evidence=opts.evidence,
+            rdf_paths = timer.run("rdf", lambda: write_build_rdf(G, stage.rdf_dir, evidence=opts.evidence,
                                                                       formats=opts.rdf_formats, **iri))
             # The store loads the N-Quads just written: the graph is mapped to RDF once, not twice.
-            timer.run("store", lambda: build_store(rdf_paths["nq"], ws, evidence=opts.evidence, **iri))
-            outputs["rdf"] = str(rdf_paths["nq"])
+            timer.run("store", lambda: build_store(rdf_paths["nq"], stage, evidence=opts.evidence, **iri))
+            outputs["rdf"] = str(ws.rdf_dir / rdf_paths["nq"].name)
             outputs["store"] = str(ws.store_dir)
         if opts.html:
             from exports.html import write_site
 
-            timer.run("html", lambda: write_site(G, ws.html_dir))
+            timer.run("html", lambda: write_site(G, stage.html_dir))
             outputs["html"] = str(ws.html_dir / "index.html")
-        removed, stale = _remove_skipped_outputs(ws, opts, log=log)
+        removed, stale = _skipped_outputs(ws, opts)
         if removed:
             summary["removed"] = removed
         if stale:
             summary["stale"] = stale
         summary["seconds"] = timer.stages
         summary["outputs"] = outputs
-        with atomic_write(ws.summary_path) as fh:
+        with atomic_write(stage.summary_path) as fh:
             json.dump(summary, fh, indent=2, ensure_ascii=False)
+        cache.close()
+        cache = None
+        swap_in(stage, ws, remove=list(removed))
+        for rel, option in removed.items():
+            log(f"removed {ws.path / rel}: an earlier build's, for a stage this one skipped ({option})")
+        if stale:
+            left = " and ".join(str(ws.path / rel) for rel in stale)
+            log(f"kg: warning: {left} are an earlier build's (--no-rdf): kg sparql, "
+                "serve and push answer for that corpus; build without --no-rdf to refresh them")
         return BuildResult(ws, summary, outputs)
     except BaseException:
         if cache is not None:
             cache.close()
             cache = None
+        if stage is not None:
+            shutil.rmtree(stage.path, ignore_errors=True)
+            stage = None
         if first:
             _remove_new_entries(ws.path, before, created)
         raise
     finally:
         if cache is not None:
             cache.close()
+        if stage is not None:
+            # the previous outputs, swapped out; deleted after OUT is whole again
+            shutil.rmtree(stage.path, ignore_errors=True)
 
 
-def _remove_skipped_outputs(ws: Workspace, opts: BuildOptions, *,
-                            log: Callable[[str], None] = lambda msg: None) -> tuple[dict[str, str], dict[str, str]]:
-    """Deal with what an earlier build wrote for a stage this build skipped; one ``log`` line each.
+def _skipped_outputs(ws: Workspace, opts: BuildOptions) -> tuple[dict[str, str], dict[str, str]]:
+    """What an earlier build wrote in ``ws`` for a stage this build skipped.
 
     A build folder describes one corpus, so ``extracted.jsonl`` (``--no-extract``; the
     workspace reads it in preference to ``records.jsonl``) and ``html/`` (``--no-html``; the
-    views would show the earlier graph with no hint) are removed. ``rdf/`` and ``store/``
-    (``--no-rdf``) are kept, as :func:`kg.store.stale_store_reason` expects: they take minutes
-    to rebuild at 100k papers, and ``kg sparql``, ``serve`` and ``push`` warn on every use that
-    they answer for the earlier build; the build says so once too. Runs only after every stage
-    succeeded (a failed build keeps the previous one).
+    views would show the earlier graph with no hint) are to be removed (:func:`swap_in` does it
+    with the rest of the swap). ``rdf/`` and ``store/`` (``--no-rdf``) are kept, as
+    :func:`kg.store.stale_store_reason` expects: they take minutes to rebuild at 100k papers,
+    and ``kg sparql``, ``serve`` and ``push`` warn on every use that they answer for the
+    earlier build; the build says so once too.
 
-    Returns (removed, kept stale): path relative to the build folder -> the option.
+    Returns (to remove, kept stale): path relative to the build folder -> the option.
     """
-    import shutil
-
     removed: dict[str, str] = {}
     stale: dict[str, str] = {}
     gone = [(ws.extracted_path, "--no-extract")] if not opts.extract else []
     if not opts.html:
         gone.append((ws.html_dir, "--no-html"))
     for path, option in gone:
-        if not (path.exists() or path.is_symlink()):
-            continue
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink()
-        removed[path.relative_to(ws.path).as_posix()] = option
-        log(f"removed {path}: an earlier build's, for a stage this one skipped ({option})")
+        if path.exists() or path.is_symlink():
+            removed[path.relative_to(ws.path).as_posix()] = option
     if not opts.rdf:
-        left = [p for p in (ws.rdf_dir, ws.store_dir) if p.exists()]
-        for p in left:
-            stale[p.relative_to(ws.path).as_posix()] = "--no-rdf"
-        if left:
-            log(f"kg: warning: {' and '.join(map(str, left))} are an earlier build's (--no-rdf): kg sparql, "
-                "serve and push answer for that corpus; build without --no-rdf to refresh them")
+        for p in (ws.rdf_dir, ws.store_dir):
+            if p.exists():
+                stale[p.relative_to(ws.path).as_posix()] = "--no-rdf"
     return removed, stale
 
 

@@ -133,7 +133,13 @@ def build_store(source: "nx.MultiDiGraph | str | Path", ws: Workspace | str | Pa
             gname = graph or (_graph_of_nquads(path) if is_quads else f"{base.rstrip('/#')}/graph/default")
             store.bulk_load(path=str(path), format=fmt,
                             to_graph=None if is_quads else ox.NamedNode(gname))
-            origin = str(path)
+            # relative to the build folder when in it: a build writes its store in a staging
+            # folder (kg.build) and renames it into place, so an absolute path would name a
+            # folder that is gone
+            try:
+                origin = path.resolve().relative_to(target.parent.resolve()).as_posix()
+            except ValueError:
+                origin = str(path)
         else:
             gname = graph or graph_iri(source, base)
             # streamed through a file: the N-Quads of a big graph never sit in memory at once
