@@ -174,12 +174,15 @@ def _make_staging(ws: Workspace) -> Workspace:
 
 
 def _check_linked_outputs(ws: Workspace) -> None:
-    """Fail before any stage runs when an output of ``ws`` is a symbolic link that
-    :func:`swap_in` cannot swap by renaming: its target is on another file system."""
+    """Fail before any stage runs when an output of ``ws`` cannot be swapped by renaming: a
+    mount point, or a symbolic link to another file system."""
     home = os.stat(ws.path).st_dev
     for name in OUTPUTS:
         p = ws.path / name
         if not p.is_symlink():
+            if p.is_dir() and os.stat(p).st_dev != home:
+                raise WorkspaceError(f"{p}: a mount point: a build swaps its outputs in by renaming; "
+                                     "unmount it, or build into another folder and copy")
             continue
         target = Path(os.path.realpath(p))
         try:
@@ -256,7 +259,7 @@ def swap_in(stage: Workspace, ws: Workspace, *, remove: Sequence[str] = (),
                 done.append(("removed", aside / name, dst))
                 os.rename(new, dst)
                 done.append(("added", new, dst))
-    except BaseException:
+    except BaseException as exc:
         for how, staged, dst in reversed(done):
             try:
                 if how == "exchanged":
@@ -266,6 +269,10 @@ def swap_in(stage: Workspace, ws: Workspace, *, remove: Sequence[str] = (),
                     os.rename(*((dst, staged) if how == "added" else (staged, dst)))
             except OSError:
                 pass  # the next build replaces everything anyway; the first error is the one to see
+        if isinstance(exc, OSError):
+            where = exc.filename or ws.path
+            raise WorkspaceError(f"{where}: cannot swap the new build in: {exc.strerror or exc}; "
+                                 "the previous build is kept") from None
         raise
 
 
@@ -400,7 +407,6 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
 
         from kg.graph import build_graph
         from kg.metrics import add_metrics
-        from kg.search import build_search_index
 
         G = timer.run("graph", lambda: build_graph(records, authors=index))
         if "extractor_version" in summary:
@@ -421,7 +427,7 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
 
         timer.run("related", lambda: write_workspace_index(G, stage))
         summary["graph"] = {"nodes": G.number_of_nodes(), "edges": G.number_of_edges()}
-        timer.run("search", lambda: build_search_index(G, stage.search_path))
+        timer.run("search", lambda: _build_search_index(G, stage.search_path))
         outputs["search"] = str(ws.search_path)
 
         if opts.rdf:
@@ -475,6 +481,22 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
         if stage is not None:
             # the previous outputs, swapped out; deleted after OUT is whole again
             shutil.rmtree(stage.path, ignore_errors=True)
+
+
+def _build_search_index(G: Any, path: Path) -> int:
+    """:func:`kg.search.build_search_index`, with SQLite's full disk as one line naming the file
+    (SQLite reports it as ``OperationalError: database or disk is full``, not as an OSError)."""
+    import sqlite3
+
+    from kg.search import build_search_index
+
+    try:
+        return build_search_index(G, path)
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", None) == 13 or "disk is full" in str(exc):  # SQLITE_FULL
+            raise WorkspaceError(f"{path}: cannot write: No space left on device ({exc}; "
+                                 "nothing was replaced)") from None
+        raise
 
 
 def _skipped_outputs(ws: Workspace, opts: BuildOptions) -> tuple[dict[str, str], dict[str, str]]:
