@@ -7,7 +7,10 @@ and ``kg search`` never imports spaCy.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import signal
 import sys
 
 import click
@@ -32,7 +35,63 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: Exit status of a command whose reader went away (``kg stats | head -1``): what the shell
+#: reports for a program that SIGPIPE ended, as for ``git log | head -1``.
+EXIT_STDOUT_CLOSED = 128 + signal.SIGPIPE
+
+
+class _StdoutClosed(Exception):
+    """The reader of standard output went away. Not an OSError, so that click does not turn it
+    into an error (it catches EPIPE itself and exits with status 1)."""
+
+
+def _stdout_is_broken() -> bool:
+    """Whether standard output is a pipe (or socket) nobody reads any more."""
+    import select
+
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(ev & select.POLLERR for _, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what is still
+    buffered for the closed pipe neither fails nor prints 'Exception ignored ...'."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class LazyGroup(click.Group):
+    # Both run inside click's main, which turns any EPIPE into status 1: a write to stdout after
+    # its reader left (``| head``) becomes _StdoutClosed first. An EPIPE of a socket (kg push to a
+    # server that hung up) stays an error like any other.
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: object) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)  # prints --help, --version
+        except OSError as exc:
+            if exc.errno == errno.EPIPE and _stdout_is_broken():
+                raise _StdoutClosed() from exc
+            raise
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE and _stdout_is_broken():
+                raise _StdoutClosed() from exc
+            raise
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
@@ -72,8 +131,44 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``kg`` script: one line on stderr and status 1 for user errors."""
+    """Entry point of the ``kg`` script: one line on stderr and status 1 for user errors.
+
+    A command whose standard output is closed by its reader (``kg stats OUT | head -1``) stops
+    quietly with status 141 (128 + SIGPIPE, what the shell reports for ``git log | head -1``)
+    when it wrote after the reader left; one whose output all went out first returns 0.
+    """
     args = sys.argv[1:] if argv is None else argv
+    wrote_to_a_closed_pipe = False
+
+    def note(signum: int, frame: object) -> None:
+        nonlocal wrote_to_a_closed_pipe
+        wrote_to_a_closed_pipe = True
+
+    try:
+        # Python ignores SIGPIPE (the write fails with EPIPE instead); noting it tells a write
+        # that was cut short, which Python's buffered writer can report as complete
+        previous = signal.signal(signal.SIGPIPE, note)
+    except ValueError:  # not the main thread: no signal handlers
+        previous = None
+    try:
+        code = _run_command(args)
+        try:
+            sys.stdout.flush()  # now, not at the interpreter's exit where a failure is a traceback
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                click.echo(f"kg: error: {exc.strerror or exc}", err=True)
+                return 1
+            wrote_to_a_closed_pipe = True
+        if code == EXIT_STDOUT_CLOSED or (wrote_to_a_closed_pipe and _stdout_is_broken()):
+            _silence_stdout()
+            return EXIT_STDOUT_CLOSED
+        return code
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGPIPE, previous)
+
+
+def _run_command(args: list[str]) -> int:
     debug = "--debug" in args
     try:
         cli.main(args=args, prog_name="kg", standalone_mode=False)
@@ -90,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    except BrokenPipeError:
-        return 0
+    except _StdoutClosed:
+        return EXIT_STDOUT_CLOSED
     except OSError as exc:
         # the system refused a read or write the commands did not foresee (a full disk, a
         # permission, a vanished file): one line naming the file when the system names it
