@@ -55,7 +55,7 @@ import re
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 import numpy as np
@@ -409,12 +409,7 @@ class RelatedIndex:
     def names(self) -> dict[str, str]:
         """Folded name key of every author spelling -> author node key."""
         if self._names is None:
-            out: dict[str, str] = {}
-            for k, d in self.G.nodes(data=True):
-                if d.get("type") == NodeType.AUTHOR.value:
-                    for n in (d.get("name") or "", *(d.get("aliases") or ())):
-                        out.setdefault(name_key(n), k)
-            self._names = out
+            self._names = _author_names(self.G)
         return self._names
 
     def cats_of_author(self, a: str) -> set[str]:
@@ -467,38 +462,76 @@ def paper_terms_of(title: str | None, abstract: str | None) -> set[str]:
 
 
 def find_author(G: nx.MultiDiGraph | RelatedIndex, name: str) -> str:
-    """The author node key of a name (accents, case and punctuation ignored), or a node key.
+    """The author node key of a name (accents, case and punctuation ignored), a node key
+    (``author:julia-kempe``) or an author id (``julia-kempe``, as ``kg authors`` lists it).
 
-    A part of a name (a surname, ``kempe``) is enough when it fits one author only, as
-    ``kg view --author`` accepts it.
+    A part of a name is enough when it fits one author only: whole words of the name or of
+    another spelling of it, so ``kempe`` finds Julia Kempe, and ``Li`` finds an author named Li
+    but never ``Lin``. ``kg related`` and ``kg view --author`` both look authors up here. Given
+    a graph, only its author nodes are read (no :class:`RelatedIndex` is built).
 
     Raises
     ------
     NotFoundError
         When no author has that name (the message lists close matches), or when the part of a
         name given fits several authors (the message lists them).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("author:li-na", type="author", name="Li Na")
+    >>> G.add_node("author:lin-wei", type="author", name="Lin Wei")
+    >>> find_author(G, "li"), find_author(G, "Wei"), find_author(G, "lin-wei")
+    ('author:li-na', 'author:lin-wei', 'author:lin-wei')
     """
-    return _find_author(_index(G), name)
+    if isinstance(G, RelatedIndex):
+        return _find_author(G, name)
+    idx = _CACHE.get(G)
+    if idx is not None and idx.signature == (G.number_of_nodes(), G.number_of_edges()):
+        return _find_author(idx, name)
+
+    def is_author(key: str) -> bool:
+        return key in G and G.nodes[key].get("type") == NodeType.AUTHOR.value
+
+    return _lookup_author(name, is_author=is_author, names=_author_names(G),
+                          label=lambda k: G.nodes[k].get("name") or k)
+
+
+def _author_names(G: nx.MultiDiGraph) -> dict[str, str]:
+    """Folded name key of every author spelling in ``G`` -> author node key."""
+    out: dict[str, str] = {}
+    for k, d in G.nodes(data=True):
+        if d.get("type") == NodeType.AUTHOR.value:
+            for n in (d.get("name") or "", *(d.get("aliases") or ())):
+                out.setdefault(name_key(n), k)
+    return out
 
 
 def _find_author(idx: _Index, name: str) -> str:
-    if idx.is_author(name):
-        return name
-    names = idx.names()
+    return _lookup_author(name, is_author=idx.is_author, names=idx.names(), label=idx.label)
+
+
+def _lookup_author(name: str, *, is_author: Callable[[str], bool], names: Mapping[str, str],
+                   label: Callable[[str], str]) -> str:
+    """:func:`find_author` over any source of author keys, spellings and display names."""
+    for key in (name, f"{NodeType.AUTHOR.value}:{name}"):
+        if is_author(key):
+            return key
     key = names.get(name_key(name))
     if key:
         return key
     words = set(name_key(name).split())
     if words:
         # every word given is a word of the name (or of another spelling of it)
-        fits = sorted({k for nk, k in names.items() if words <= set(nk.split())}, key=lambda k: (idx.label(k), k))
+        fits = sorted({k for nk, k in names.items() if words <= set(nk.split())}, key=lambda k: (label(k), k))
         if len(fits) == 1:
             return fits[0]
         if fits:
             more = f" (and {len(fits) - 8} more)" if len(fits) > 8 else ""
-            raise NotFoundError(f"{name!r} fits several authors: {', '.join(idx.label(k) for k in fits[:8])}{more}; "
+            raise NotFoundError(f"{name!r} fits several authors: {', '.join(label(k) for k in fits[:8])}{more}; "
                                 "give more of the name")
-    labels = {fold(idx.label(k)): idx.label(k) for k in set(names.values())}
+    labels = {fold(label(k)): label(k) for k in set(names.values())}
     close = difflib.get_close_matches(fold(name), list(labels), n=5, cutoff=0.6)
     hint = "; close matches: " + ", ".join(labels[c] for c in close) if close else "; no close matches"
     raise NotFoundError(f"no author named {name!r} in the graph{hint}")

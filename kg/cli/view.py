@@ -12,7 +12,8 @@ from kg.workspace import Workspace
 
 @click.command("view")
 @click.argument("out", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--author", metavar="NAME", help="Focus on an author (name, alias or id).")
+@click.option("--author", metavar="NAME", help="Focus on an author (name, alias or id; a surname that fits "
+                                                 "one author is enough, as for `kg related`).")
 @click.option("--paper", metavar="ID", help="Focus on a paper (record id, key or title).")
 @click.option("--method", metavar="NAME", help="Focus on a method.")
 @click.option("--benchmark", metavar="NAME", help="Focus on a benchmark or dataset.")
@@ -47,7 +48,14 @@ def command(out: Path, author: str | None, paper: str | None, method: str | None
         paths = write_site(G, output.parent if output else ws.html_dir, top=top, budget=budget, depth=depth)
         click.echo(str(paths[-1]))
         return
-    H, focus, title = select_view(G, author=author, paper=paper, method=method, benchmark=benchmark,
+    author_key = author
+    if author is not None and (paper, method, benchmark, concept, community) == (None,) * 5:
+        from kg.related import find_author
+
+        # the lookup of `kg related`: whole words of a name ("Li" is never "Lin"), one
+        # message for a part of a name that fits several authors
+        author_key = find_author(G, author)
+    H, focus, title = select_view(G, author=author_key, paper=paper, method=method, benchmark=benchmark,
                                   concept=concept, community=community)
     if output is None:
         given = [(k, v) for k, v in (("author", author), ("paper", paper), ("method", method),
