@@ -28,12 +28,18 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from extractors.build_silver import Thresholds
+
+from extractors.gazetteer import HAND_SOURCES
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "ml-gazetteer"
 DEFAULT_ABSTRACTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "confpapers" / "jsonl"
+DEFAULT_SILVER = Path(__file__).resolve().parents[1] / "tests" / "gold" / "silver"
 _WORD = re.compile(r"(?<![\w.-])([A-Za-z][a-z]+)(?![\w-])")
 _SENTENCE_START = re.compile(r"(?:[.!?:]\s*|^\s*)$")
 
@@ -100,7 +106,7 @@ def case_free_forms(entries: list[dict], lower: set[str], metrics: set[str] = fr
             owners.setdefault(_key(f), set()).add(i)
     out: set[str] = set()
     for e in entries:
-        if e["source"] != "curated":
+        if e["source"] != "curated":  # silver names were not checked by hand against these tests
             continue
         for f in (e["name"], *e["aliases"]):
             if _CAMEL_NAME.fullmatch(f) and re.search(r"[a-z]", f) and re.search(r".[A-Z]", f) \
@@ -157,7 +163,7 @@ def hyphenation_variants(entries: list[dict], abstracts: Path = DEFAULT_ABSTRACT
             # a curated name the matcher takes in any case (extractors.gazetteer) gets its variant in
             # any case, written as the name is; otherwise only a spelling with the name's own case
             # (a benchmark's lower-case spelling is usually the task: "visual-commonsense reasoning")
-            any_case = entries[i]["source"] == "curated" and entries[i]["type"] == "method" and _case_insensitive(form)
+            any_case = entries[i]["source"] in HAND_SOURCES and entries[i]["type"] == "method" and _case_insensitive(form)
             for sfc in surfaces:
                 if " " not in sfc or "-" not in sfc:
                     continue  # all-space and all-hyphen forms are matched already
@@ -220,8 +226,11 @@ def _good_variant(variant: str, name: str) -> bool:
     return _key(stripped) == _key(name) and stripped != name
 
 
-def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS) -> dict:
-    """The gazetteer as a JSON-ready dict (see :mod:`extractors.gazetteer` for its use)."""
+def build_with_report(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS, *,
+                      silver: Path | None = DEFAULT_SILVER, batches: Iterable[str] | None = None,
+                      thresholds: "Thresholds | None" = None) -> tuple[dict, list]:
+    """The gazetteer (as :func:`build`) and the silver names counted for it
+    (:class:`extractors.build_silver.SilverName`, in report order)."""
     stop = {s.lower() for s in _read_lines(DATA / "stoplist.txt")}
     rows = [json.loads(ln) for ln in (source / "gazetteer.jsonl").read_text(encoding="utf-8").splitlines() if ln.strip()]
     metrics: set[str] = set()
@@ -268,18 +277,50 @@ def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS) ->
             del entries[("method", k)]
 
     out_entries = sorted(entries.values(), key=lambda e: (e["type"], e["name"].lower(), e["name"]))
+    silver_names: list = []
+    silver_stop: list[str] = []
+    read_batches: tuple[str, ...] = ()
+    if silver is not None:
+        from extractors import build_silver
+
+        blocks, texts, read_batches = build_silver.read_silver(silver, batches)
+
+        def is_stop(name: str) -> bool:
+            low = name.lower()
+            return low in stop or low in metrics or low.rstrip("s") in stop
+
+        silver_names = build_silver.mine(blocks, texts, out_entries, stop=is_stop,
+                                         thresholds=thresholds or build_silver.Thresholds())
+        common = frozenset(common_words(abstracts)) if abstracts.is_dir() else frozenset()
+        out_entries, silver_stop = build_silver.apply(out_entries, silver_names, is_stop, common)
+        out_entries.sort(key=lambda e: (e["type"], e["name"].lower(), e["name"]))
     if abstracts.is_dir():
         for i, extra in hyphenation_variants(out_entries, abstracts).items():
             out_entries[i]["aliases"] = sorted(set(out_entries[i]["aliases"]) | set(extra))
-    return {
+    data = {
         "about": "Built by extractors/build_gazetteer.py from shared/data/ml-gazetteer (SciREX, "
-                 "Papers with Code sota-extractor) and extractors/data/curated.tsv.",
+                 "Papers with Code sota-extractor), extractors/data/curated.tsv and the silver "
+                 "batches tests/gold/silver/batchNN.ann (extractors/build_silver.py).",
         "entries": out_entries,
         "metrics": sorted(metrics),
         "stoplist": sorted(stop),
         "common_words": common_words(abstracts) if abstracts.is_dir() else [],
         "case_free": case_free_forms(out_entries, lower_tokens(abstracts), metrics) if abstracts.is_dir() else [],
+        "silver_batches": list(read_batches),
+        "silver_stoplist": silver_stop,
     }
+    return data, silver_names
+
+
+def build(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS, *,
+          silver: Path | None = DEFAULT_SILVER, batches: Iterable[str] | None = None,
+          thresholds: "Thresholds | None" = None) -> dict:
+    """The gazetteer as a JSON-ready dict (see :mod:`extractors.gazetteer` for its use).
+
+    ``silver`` is the folder of the silver batches (``None``: none), ``batches`` the batch names
+    to read (default: every ``batchNN.ann`` there); see :mod:`extractors.build_silver`.
+    """
+    return build_with_report(source, abstracts, silver=silver, batches=batches, thresholds=thresholds)[0]
 
 
 #: Metric names missing from the shared list (also a stoplist for method names).
@@ -296,12 +337,18 @@ _EXTRA_METRICS = (
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     source = Path(argv[0]) if argv else DEFAULT_SOURCE
-    data = build(source)
+    from extractors.build_silver import REPORT_PATH, report_lines
+
+    data, silver_names = build_with_report(source)
     path = DATA / "gazetteer.json"
     path.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    REPORT_PATH.write_text("\n".join(report_lines(silver_names)) + "\n", encoding="utf-8")
     n = {t: sum(e["type"] == t for e in data["entries"]) for t in ("method", "benchmark")}
-    print(f"wrote {path}: {n['method']} methods, {n['benchmark']} benchmarks, "
-          f"{len(data['metrics'])} metric names, {len(data['stoplist'])} stop names")
+    n_silver = sum(e["source"] == "silver" for e in data["entries"])
+    print(f"wrote {path}: {n['method']} methods, {n['benchmark']} benchmarks ({n_silver} from "
+          f"{len(data['silver_batches'])} silver batches), {len(data['metrics'])} metric names, "
+          f"{len(data['stoplist'])} stop names, {len(data['silver_stoplist'])} silver stop forms; "
+          f"wrote {REPORT_PATH}")
     return 0
 
 

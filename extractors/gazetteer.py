@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
+#: entry sources whose spellings a person wrote (``curated.tsv``, the silver annotations): matched
+#: by their case shape, multi-word lower-case names in any case
+HAND_SOURCES = frozenset({"curated", "silver"})
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _NON_ALNUM_CASED = re.compile(r"[^0-9A-Za-z]+")
@@ -106,8 +109,11 @@ class Gazetteer:
         for i, e in enumerate(entries):
             for form in (e.name, *e.aliases):
                 by_key.setdefault(entity_key(form), i)
+        # the silver stoplist (extractors.build_silver: entries the silver annotators leave out)
+        # stops names as the hand-written stoplist does
+        stop = (*data.get("stoplist", ()), *data.get("silver_stoplist", ()))
         return cls(entries, frozenset(m.lower() for m in data.get("metrics", ())),
-                   frozenset(s.lower() for s in data.get("stoplist", ())), by_key,
+                   frozenset(s.lower() for s in stop), by_key,
                    frozenset(data.get("common_words", ())), frozenset(data.get("case_free", ())))
 
     def to_data(self) -> dict[str, Any]:
@@ -146,7 +152,7 @@ class Gazetteer:
                 (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
         low = name.lower()
-        if e.source == "curated" and not any(
+        if e.source in HAND_SOURCES and not any(
                 _case_insensitive(f) or (f in self.case_free and low in (f.lower(), f.lower() + "s")) for f in forms):
             # a name matched by its exact spelling is not another casing of it ("MONet" is not
             # "MoNet", "Eagle" is not "EAGLE")
@@ -174,7 +180,7 @@ class Gazetteer:
                     if variant in seen:
                         continue
                     seen.add(variant)
-                    yield i, variant, e.source == "curated" and (
+                    yield i, variant, e.source in HAND_SOURCES and (
                         _case_insensitive(variant) or form in self.case_free)
 
 
