@@ -5,6 +5,10 @@
 - Results by content negotiation (``Accept``, or a ``format`` parameter): SPARQL JSON, XML,
   CSV and TSV for SELECT and ASK; Turtle, N-Triples and RDF/XML for CONSTRUCT and DESCRIBE.
   ``406`` when nothing acceptable can be produced.
+- The RDF dataset: the build's graph is the default graph; a query's ``FROM`` / ``FROM NAMED``
+  and the protocol's ``default-graph-uri`` / ``named-graph-uri`` parameters (repeatable; they
+  take precedence over the query's, as SPARQL 1.1 Protocol 2.1.4 says) choose other graphs. A
+  value that is not an absolute IRI gets ``400`` naming the parameter.
 - Read-only and closed: SPARQL Update (an ``update`` parameter, ``application/sparql-update``
   or update text) gets ``403``, so does ``SERVICE``; both are found by parsing
   (:mod:`kg.sparql_safety`). A malformed query gets ``400`` with the parser's message.
@@ -39,7 +43,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from kg.errors import PaperkgError, QueryError
 from kg.sparql_safety import ServiceRefusedError, UpdateRefusedError, check_query
-from kg.store import GRAPH_FORMATS, RESULT_FORMATS, store_dir, store_info
+from kg.store import GRAPH_FORMATS, RESULT_FORMATS, check_graph_iri, store_dir, store_info
 
 __all__ = ["SparqlServer", "make_server", "serve", "negotiate", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS"]
 
@@ -137,7 +141,8 @@ def _worker_main(db: str, memory: bool = False) -> None:
         body = b""
         head: dict[str, Any] = {"status": 200, "truncated": False}
         try:
-            res = run_query(store, req["query"], limit=req["limit"], check=False)
+            res = run_query(store, req["query"], limit=req["limit"], check=False,
+                            default_graphs=req.get("default_graphs"), named_graphs=req.get("named_graphs"))
             body = res.serialize(req["format"])
             head["truncated"] = res.truncated
         except QueryError as exc:
@@ -166,9 +171,11 @@ class _Worker:
             self.kill()
             raise QueryError(f"cannot open the store {db} in a worker process")
 
-    def ask(self, sparql: str, fmt: str, limit: int, timeout: float) -> tuple[dict[str, Any], bytes] | None:
+    def ask(self, sparql: str, fmt: str, limit: int, timeout: float,
+            dataset: dict[str, list[str] | None] | None = None) -> tuple[dict[str, Any], bytes] | None:
         """Send one query; None when no answer came within ``timeout`` seconds."""
-        self.stdin.write(json.dumps({"query": sparql, "format": fmt, "limit": limit}).encode("utf-8") + b"\n")
+        req = {"query": sparql, "format": fmt, "limit": limit, **(dataset or {})}
+        self.stdin.write(json.dumps(req).encode("utf-8") + b"\n")
         self.stdin.flush()
         ready, _, _ = select.select([self.stdout], [], [], timeout)
         if not ready:
@@ -225,14 +232,16 @@ class SparqlServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/sparql"
 
-    def run(self, sparql: str, fmt: str) -> tuple[int, bytes, bool]:
-        """Run a checked query on a free worker: (status, body, truncated)."""
+    def run(self, sparql: str, fmt: str,
+            dataset: dict[str, list[str] | None] | None = None) -> tuple[int, bytes, bool]:
+        """Run a checked query on a free worker: (status, body, truncated). ``dataset`` holds
+        ``default_graphs`` and ``named_graphs`` (IRIs, or None when the request gave none)."""
         try:
             worker = self._pool.get(timeout=self.query_timeout)
         except queue.Empty:
             return 503, b"all query workers are busy; try again later\n", False
         try:
-            reply = worker.ask(sparql, fmt, self.max_rows, self.query_timeout)
+            reply = worker.ask(sparql, fmt, self.max_rows, self.query_timeout, dataset)
             if reply is None:
                 worker.kill()
                 worker = _Worker(self.db, self.memory)
@@ -335,6 +344,13 @@ class _Handler(BaseHTTPRequestHandler):
         if len(queries) != 1 or not queries[0].strip():
             return self._send(400, b"expected exactly one 'query' parameter\n")
         sparql = queries[0]
+        dataset: dict[str, list[str] | None] = {}
+        for param, key in (("default-graph-uri", "default_graphs"), ("named-graph-uri", "named_graphs")):
+            values = params.get(param)
+            try:
+                dataset[key] = [check_graph_iri(v.strip(), param) for v in values] if values is not None else None
+            except QueryError as exc:
+                return self._send(400, f"{exc}\n".encode("utf-8"))
         try:
             kind = check_query(sparql)
         except (UpdateRefusedError, ServiceRefusedError) as exc:
@@ -347,7 +363,7 @@ class _Handler(BaseHTTPRequestHandler):
             offered = ", ".join((GRAPH_FORMATS if kind in ("construct", "describe") else RESULT_FORMATS).values())
             return self._send(406, f"cannot answer with {self.headers.get('Accept')!r}; offered: {offered}\n".encode())
         try:
-            status, body, truncated = self.server.run(sparql, fmt)
+            status, body, truncated = self.server.run(sparql, fmt, dataset)
         except Exception:  # keep the server up; the traceback goes to stderr
             traceback.print_exc()
             return self._send(500, b"internal error\n")

@@ -11,7 +11,9 @@ example queries 2-10x faster than on disk, so ``kg serve --memory`` copies the s
 in each worker for a long-running endpoint.
 
 The whole build lives in one named graph (:func:`exports.rdf.graph_iri`); queries see it as
-their default graph.
+their default graph, unless they name their dataset: ``FROM`` / ``FROM NAMED`` in the query,
+or the SPARQL 1.1 Protocol's ``default-graph-uri`` / ``named-graph-uri`` (``kg serve``; options
+of the same names for ``kg sparql``), which take precedence (:func:`run_query`).
 
 Functions
 ---------
@@ -53,7 +55,7 @@ __all__ = [
     "STORE_META", "QueryResult", "ExampleQuery", "build_store", "open_store", "store_dir",
     "store_info", "query", "run_query", "example_queries", "load_example", "resolve_query",
     "read_query_file", "parse_params", "stale_store_reason", "stale_store_warning",
-    "RESULT_FORMATS",
+    "RESULT_FORMATS", "has_dataset_clause", "check_graph_iri",
 ]
 
 #: Written beside the database: what was loaded, from where, and how many quads.
@@ -576,9 +578,69 @@ def _checked(sparql: str) -> str:
     return check_query(sparql)
 
 
+_FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
+
+
+def has_dataset_clause(sparql: str) -> bool:
+    """Whether a query names its dataset with ``FROM`` or ``FROM NAMED``.
+
+    Only a query with the word ``from`` is parsed (with rdflib's SPARQL grammar, which tells a
+    dataset clause from the word in a string, an IRI or a comment); text rdflib cannot parse
+    counts as without one.
+
+    Examples
+    --------
+    >>> has_dataset_clause("SELECT * FROM <http://example.org/g> WHERE { ?s ?p ?o }")
+    True
+    >>> has_dataset_clause('SELECT * WHERE { ?s ?p "from" } # from here')
+    False
+    """
+    if not _FROM_WORD.search(sparql):
+        return False
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    try:
+        parsed = parseQuery(sparql)
+    except Exception:  # noqa: BLE001 (pyparsing and rdflib raise several kinds)
+        return False
+    clauses = parsed[1].get("datasetClause") if len(parsed) > 1 else None
+    return isinstance(clauses, list) and bool(clauses)
+
+
+def check_graph_iri(value: str, what: str) -> str:
+    """``value`` when it is an absolute IRI, else a :class:`QueryError` naming ``what`` (the
+    protocol parameter or option that gave it)."""
+    import pyoxigraph as ox
+
+    try:
+        ox.NamedNode(value)
+    except ValueError as exc:
+        raise QueryError(f"{what}: {value!r} is not an absolute IRI ({exc})") from None
+    return value
+
+
+def _dataset(sparql: str, default_graphs: Sequence[str] | None,
+             named_graphs: Sequence[str] | None) -> dict[str, Any]:
+    """The dataset keywords of ``store.query``, as the SPARQL 1.1 Protocol (2.1.4) and Query
+    (13.2) define it: graphs given with the request replace the query's ``FROM`` and ``FROM
+    NAMED`` (a request naming only default graphs has no named ones, and the reverse); else the
+    query's own dataset clause; else paperkg's default: the union of the build's named graphs
+    (a build has one) as the default graph, every named graph for ``GRAPH``."""
+    import pyoxigraph as ox
+
+    if default_graphs is not None or named_graphs is not None:
+        return {"default_graph": [ox.NamedNode(check_graph_iri(g, "default-graph-uri"))
+                                  for g in default_graphs or ()],
+                "named_graphs": [ox.NamedNode(check_graph_iri(g, "named-graph-uri")) for g in named_graphs or ()]}
+    if has_dataset_clause(sparql):
+        return {}  # Oxigraph builds the dataset from the query's FROM / FROM NAMED
+    return {"use_default_graph_as_union": True}
+
+
 def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, Any] | None = None,
               example: ExampleQuery | None = None, limit: int | None = None,
-              check: bool = True) -> QueryResult:
+              check: bool = True, default_graphs: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None) -> QueryResult:
     """Run one read-only query on an open store.
 
     Parameters
@@ -593,6 +655,11 @@ def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, An
         query's SELECT projection).
     limit
         Keep at most this many rows (or triples); ``truncated`` tells when more existed.
+    default_graphs, named_graphs
+        The RDF dataset, as the SPARQL 1.1 Protocol's ``default-graph-uri`` and
+        ``named-graph-uri`` give it: when either is not None they replace the query's ``FROM``
+        and ``FROM NAMED``. Without them a query's dataset clause is honoured, and a query
+        without one sees all the build as its default graph.
 
     Raises
     ------
@@ -614,7 +681,7 @@ def run_query(store: "pyoxigraph.Store", sparql: str, *, params: Mapping[str, An
         _checked(sparql)
     t0 = time.perf_counter()
     try:
-        res = store.query(sparql, use_default_graph_as_union=True,
+        res = store.query(sparql, **_dataset(sparql, default_graphs, named_graphs),
                           substitutions=_bind(params, example.params if example else None) if params else None)
     except SyntaxError as exc:
         raise QueryError(f"malformed SPARQL query: {exc}") from None

@@ -23,10 +23,17 @@ _FORMATS = ["table", "json", "xml", "csv", "tsv", "ttl", "nt"]
               help="table, SPARQL results (json, xml, csv, tsv), or ttl / nt for CONSTRUCT and DESCRIBE.")
 @click.option("--limit", type=click.IntRange(0), default=None, help="Print at most this many rows.")
 @click.option("--list", "list_queries", is_flag=True, help="List the shipped example queries and their parameters.")
+@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+              help="A graph of the default graph (repeatable); with --named-graph-uri it replaces the "
+                   "query's FROM / FROM NAMED, as the SPARQL protocol parameters of that name do.")
+@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+              help="A named graph for GRAPH patterns (repeatable); see --default-graph-uri.")
 def command(out: Path, query: str | None, query_file: Path | None, params: tuple[str, ...], fmt: str,
-            limit: int | None, list_queries: bool) -> None:
+            limit: int | None, list_queries: bool, default_graphs: tuple[str, ...],
+            named_graphs: tuple[str, ...]) -> None:
     """Run a SPARQL QUERY on the build OUT: query text, the name of a shipped example query
-    (see --list), or --file q.rq. Queries are read-only; the build is their default graph.
+    (see --list), or --file q.rq. Queries are read-only; the build is their default graph
+    unless the query has FROM / FROM NAMED or --default-graph-uri / --named-graph-uri are given.
 
     \b
     Examples:
@@ -60,7 +67,9 @@ def command(out: Path, query: str | None, query_file: Path | None, params: tuple
     warning = stale_store_warning(out)
     if warning:
         click.echo(warning, err=True)
-    result = run_query(store, text, params=bound, example=example, limit=limit)
+    dataset = {"default_graphs": list(default_graphs), "named_graphs": list(named_graphs)} \
+        if default_graphs or named_graphs else {}
+    result = run_query(store, text, params=bound, example=example, limit=limit, **dataset)
     if fmt == "table":
         click.echo(result.to_table())
         return
