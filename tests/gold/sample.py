@@ -30,6 +30,10 @@ test8 and test9 were scored for 1.7.0 (figures only) at the start of the next ro
 ``test12`` and ``test13`` (``TEST12_SEED``, ``TEST13_SEED``) were drawn at the start of the sixth
 session, before the silver training batches of ``silver/draw.py``, which take their ids from what
 is left.
+
+``ood1`` is an out-of-domain held-out split (``choose_ood``): 20 abstracts each from NeurIPS 2018,
+ICML 2019, IJCAI 2024 and COLM 2025, venues and years none of the in-domain splits nor the silver
+batches come from, so its figure says how the extractor carries over to other venues.
 """
 
 from __future__ import annotations
@@ -67,6 +71,10 @@ TEST12_SEED = "20240531:test12"
 TEST12_PER_SOURCE = 40
 TEST13_SEED = "20240531:test13"
 TEST13_PER_SOURCE = 40
+#: The out-of-domain split ``ood1``: other venues and years than the in-domain splits above.
+OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
+OOD1_SEED = "20240531:ood1"
+OOD1_PER_SOURCE = 20
 _DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -137,11 +145,24 @@ def _later_draw(
     return rows
 
 
+def choose_ood(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for the out-of-domain split ``ood1``: ``OOD1_PER_SOURCE``
+    ids of each of ``OOD_SOURCES`` (NeurIPS 2018, ICML 2019, IJCAI 2024, COLM 2025), one seeded
+    generator per source. These files share no record with the in-domain sources, so the draw
+    needs no exclusion."""
+    rows = []
+    for source in OOD_SOURCES:
+        ids = read_ids(data / "confpapers" / "jsonl" / source)
+        rng = random.Random(f"{OOD1_SEED}:{source}")
+        rows += [("ood1", source, i) for i in rng.sample(ids, OOD1_PER_SOURCE)]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=_DEFAULT_DATA)
     args = parser.parse_args()
-    for split, source, rec_id in choose(args.data):
+    for split, source, rec_id in [*choose(args.data), *choose_ood(args.data)]:
         print(f"{split}\t{source}\t{rec_id}")
 
 
