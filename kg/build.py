@@ -222,8 +222,9 @@ _exchange = _renameat2_exchange()
 
 
 def swap_in(stage: Workspace, ws: Workspace, *, remove: Sequence[str] = (),
-            exchange: Callable[[Path, Path], bool] | None = None) -> None:
-    """Move the outputs a build wrote into ``stage`` into the build folder ``ws`` by renaming.
+            exchange: Callable[[Path, Path], bool] | None = None) -> int:
+    """Move the outputs a build wrote into ``stage`` into the build folder ``ws`` by renaming;
+    returns how many entries of ``ws`` were replaced, added or removed.
 
     Each entry of :data:`OUTPUTS` that ``stage`` holds replaces the one in ``ws`` (in that
     order), atomically per entry where ``exchange`` (default: ``renameat2(RENAME_EXCHANGE)``)
@@ -259,6 +260,7 @@ def swap_in(stage: Workspace, ws: Workspace, *, remove: Sequence[str] = (),
                 done.append(("removed", aside / name, dst))
                 os.rename(new, dst)
                 done.append(("added", new, dst))
+        return len({dst for _, _, dst in done})
     except BaseException as exc:
         for how, staged, dst in reversed(done):
             try:
@@ -457,7 +459,9 @@ def build(inputs: Iterable[str | Path], out: str | Path, *, options: BuildOption
             json.dump(summary, fh, indent=2, ensure_ascii=False)
         cache.close()
         cache = None
-        swap_in(stage, ws, remove=list(removed))
+        t0 = time.perf_counter()
+        moved = swap_in(stage, ws, remove=list(removed))
+        log(f"swap: {moved} outputs renamed into {ws.path} in {(time.perf_counter() - t0) * 1000:.2f} ms")
         for rel, option in removed.items():
             log(f"removed {ws.path / rel}: an earlier build's, for a stage this one skipped ({option})")
         if stale:

@@ -16,7 +16,9 @@ DEMO_DIR = Path(__file__).resolve().parent.parent / "data" / "demo"
 @click.command("build")
 @click.argument("inputs", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Build folder to write (created if missing; re-runs are incremental).")
+              help="Build folder to write (created if missing; re-runs are incremental). The outputs are "
+                   "made in OUT/.staging-PID and renamed into place only when every stage succeeded: a "
+                   "failed or interrupted build leaves OUT as the last good build left it.")
 @click.option("--demo", is_flag=True, help="Build the bundled demo corpus (invented papers).")
 @format_option
 @skip_bad_option
