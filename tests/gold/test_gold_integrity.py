@@ -17,11 +17,15 @@ import pytest
 from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11")
+SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11",
+          "test12", "test13")
 # Later held-out splits and how many ids each draws per source (see sample.py).
 LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40,
-                "test10": 40, "test11": 40}
+                "test10": 40, "test11": 40, "test12": 40, "test13": 40}
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
+#: The out-of-domain held-out split (sample.choose_ood) and its sources.
+OOD_SPLITS = ("ood1",)
+OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
 MIN_PER_SPLIT = 40
@@ -44,7 +48,7 @@ def _read_gold(split: str) -> list[dict]:
 def abstracts(shared_data: Path) -> dict[str, dict[str, str]]:
     """``source -> id -> normalize_text(abstract)``."""
     out: dict[str, dict[str, str]] = {}
-    for source in SOURCES:
+    for source in (*SOURCES, *OOD_SOURCES):
         texts = {}
         with (shared_data / "confpapers" / "jsonl" / source).open(encoding="utf-8") as fh:
             for line in fh:
@@ -54,7 +58,7 @@ def abstracts(shared_data: Path) -> dict[str, dict[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("split", SPLITS + OOD_SPLITS)
 def test_every_line_matches_its_abstract(split: str, abstracts) -> None:
     problems = []
     for lineno, gold in enumerate(_read_gold(split), 1):
@@ -150,10 +154,19 @@ def test_splits_are_the_seeded_sample(shared_data: Path) -> None:
         assert {g["id"] for g in _read_gold(split)} == expected, split
 
 
-@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("split", SPLITS + OOD_SPLITS)
 def test_jsonl_agrees_with_annotation_file(split: str, shared_data: Path, monkeypatch) -> None:
     build = _load_module("build")
     monkeypatch.setattr(build, "DATA", shared_data / "confpapers" / "jsonl")
     lines, warnings = build.build_split(split)
     assert warnings == 0
     assert [json.loads(x) for x in lines] == _read_gold(split)
+
+
+def test_ood1_is_the_seeded_out_of_domain_sample(shared_data: Path) -> None:
+    rows = _load_module("sample").choose_ood(shared_data)
+    gold = _read_gold("ood1")
+    assert [g["id"] for g in gold] == [i for _, _, i in rows]
+    assert {g["source"] for g in gold} == set(OOD_SOURCES)
+    in_domain = {i for sp, _, i in _load_module("sample").choose(shared_data)}
+    assert not in_domain & {g["id"] for g in gold}
