@@ -111,11 +111,11 @@ def _make_build_folder(path: Path) -> Path | None:
     return top
 
 
-#: Temporary files a killed build leaves behind, as glob patterns relative to the build folder:
+#: Temporary files killed builds of earlier paperkg versions (which wrote in the build folder
+#: itself, not in a staging folder) left behind, as glob patterns relative to the build folder:
 #: those of :func:`kg.io.atomic_write` beside records.jsonl, extracted.jsonl, conflicts.jsonl,
-#: graph.pickle and summary.json (``.NAME.*.tmp``), and the arrays and metadata of the
-#: related-authors index in ``related/``. The later stages clear their own (search, rdf,
-#: store, html).
+#: graph.pickle, search.sqlite and summary.json (``.NAME.*.tmp``), the arrays and metadata of
+#: the related-authors index in ``related/``, and the RDF files and views.
 LEFTOVERS = (".*.tmp", "related/.*.tmp", "rdf/.paperkg.*.tmp", "rdf/paperkg.*.tmp", "html/.*.html.*.tmp",
              "html/views/.*.html.*.tmp")
 

@@ -338,3 +338,51 @@ def test_a_link_to_another_file_system_is_one_line(old_build: Path, demo_dir: Pa
         assert staging_folders(old_build) == []
     finally:
         shutil.rmtree(target)
+
+
+# --------------------------------------------------------------------------- without renameat2
+
+def _no_exchange(a: Path, b: Path) -> bool:
+    """What the exchange gives on a file system or C library without renameat2: not done."""
+    return False
+
+
+def test_the_swap_without_renameat2_gives_the_same_folder(tmp_path: Path, built: Path, demo_dir: Path,
+                                                          more: Path) -> None:
+    from kg.build import swap_in
+
+    new = tmp_path / "new"
+    build([demo_dir, more], new, options=BuildOptions(progress=False))
+    old = tmp_path / "old"
+    shutil.copytree(built, old, symlinks=True)
+    stage = old / f"{STAGING_PREFIX}{os.getpid()}"
+    shutil.copytree(new, stage, symlinks=True, ignore=shutil.ignore_patterns(".cache"))
+    expected = snapshot(stage)
+    assert swap_in(Workspace(stage), Workspace(old), exchange=_no_exchange) == len(OUTPUTS)
+    shutil.rmtree(stage)
+    assert snapshot(old) == expected
+
+
+def test_a_failed_swap_without_renameat2_is_undone(tmp_path: Path, built: Path, demo_dir: Path,
+                                                   more: Path) -> None:
+    from kg.build import swap_in
+
+    if shutil.which("chattr") is None:
+        pytest.skip("no chattr here")
+    new = tmp_path / "new"
+    build([demo_dir, more], new, options=BuildOptions(progress=False))
+    old = tmp_path / "old"
+    shutil.copytree(built, old, symlinks=True)
+    before = snapshot(old)
+    stage = old / f"{STAGING_PREFIX}{os.getpid()}"
+    shutil.copytree(new, stage, symlinks=True, ignore=shutil.ignore_patterns(".cache"))
+    summary = old / "summary.json"
+    if subprocess.run(["chattr", "+i", str(summary)], capture_output=True).returncode != 0:
+        pytest.skip("this file system or user cannot make a file immutable")
+    try:
+        with pytest.raises(WorkspaceError, match="cannot swap the new build in: Operation not permitted"):
+            swap_in(Workspace(stage), Workspace(old), exchange=_no_exchange)
+    finally:
+        subprocess.run(["chattr", "-i", str(summary)], check=True)
+    shutil.rmtree(stage)
+    assert snapshot(old) == before
