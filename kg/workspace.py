@@ -12,6 +12,8 @@ Layout::
       html/              pyvis views and index.html (kg view)
       summary.json       what the build read, merged, skipped, and how long each stage took
       .cache/            content-keyed cache that makes re-runs incremental
+      .staging-PID/      while ``kg build`` runs: its new outputs, renamed into place when every
+                         stage succeeded (see :mod:`kg.build`); gone after the build
 """
 
 from __future__ import annotations
