@@ -292,7 +292,8 @@ def build_with_report(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_A
         silver_names = build_silver.mine(blocks, texts, out_entries, stop=is_stop,
                                          thresholds=thresholds or build_silver.Thresholds())
         common = frozenset(common_words(abstracts)) if abstracts.is_dir() else frozenset()
-        out_entries, silver_stop = build_silver.apply(out_entries, silver_names, is_stop, common)
+        out_entries, silver_stop = build_silver.apply(out_entries, silver_names, is_stop, common,
+                                                      min_rate=(thresholds or build_silver.Thresholds()).min_rate)
         out_entries.sort(key=lambda e: (e["type"], e["name"].lower(), e["name"]))
     if abstracts.is_dir():
         for i, extra in hyphenation_variants(out_entries, abstracts).items():
