@@ -15,7 +15,10 @@ batches exist (re-running it picks up new ones) and counts, for every name:
 A *name* is either a silver group (the labelled entities of all batches, joined when they share a
 form under :func:`extractors.gazetteer.entity_key`; its forms are every name and alias written
 for it) or an entry of the gazetteer built from the other sources (its name and aliases).
-A silver group that shares a form with an existing entry is that entry.
+A silver group that shares a form with an existing entry is that entry. A bare acronym of at
+most three capitals joins nothing and is not counted ("BP" is backpropagation in one abstract
+and Bongard Problems in the next). Annotators' family aliases still join some entries into one
+name ("Llama 2 | Llama"): such a name is counted and decided as a whole.
 
 Decisions (applied by :func:`extractors.build_gazetteer.build`, ``source`` ``"silver"``):
 
@@ -295,6 +298,14 @@ def form_ok(form: str, common_words: frozenset[str] | set[str] = frozenset()) ->
     return " " in form or "-" in form or not (low in common_words or low.rstrip("s") in common_words)
 
 
+def _joining(forms: Iterable[str]) -> list[str]:
+    """The forms that identify a name across abstracts: all but bare acronyms of at most three
+    capitals ("BP" is backpropagation in one abstract and Bongard Problems in the next), unless
+    there is nothing else."""
+    forms = list(forms)
+    return [f for f in forms if form_ok(f)] or forms
+
+
 def _first_word(form: str) -> str | None:
     m = _WORD.search(form.lower())
     return m.group(0) if m is not None and m.start() == 0 else None
@@ -350,12 +361,12 @@ def mine(blocks: Sequence[dict], texts: Mapping[str, str], entries: Sequence[Map
     union = _Union()
     for _id, ents, _spans in labelled:
         for en in ents:
-            ks = [k for k in (entity_key(f) for f in (en["name"], *en["aliases"])) if k]
+            ks = [k for k in map(entity_key, _joining((en["name"], *en["aliases"]))) if k]
             for k in ks:
                 union.join("k:" + ks[0], "k:" + k)
     silver_keys = set(union.parent)
     for i, e in enumerate(entries):
-        ks = {"k:" + k for k in (entity_key(f) for f in (e["name"], *e.get("aliases", ()))) if k}
+        ks = {"k:" + k for k in map(entity_key, _joining((e["name"], *e.get("aliases", ())))) if k}
         if ks & silver_keys:
             for k in ks:
                 union.join(f"e:{i:06d}", k)
@@ -367,7 +378,7 @@ def mine(blocks: Sequence[dict], texts: Mapping[str, str], entries: Sequence[Map
 
     for rid, ents, _spans in labelled:
         for en in ents:
-            k = next((k for k in (entity_key(f) for f in (en["name"], *en["aliases"])) if k), None)
+            k = next((k for k in map(entity_key, _joining((en["name"], *en["aliases"]))) if k), None)
             if k is None:
                 continue
             g = part("k:" + k)
@@ -401,7 +412,7 @@ def mine(blocks: Sequence[dict], texts: Mapping[str, str], entries: Sequence[Map
     forms_by_word: dict[str | None, list[tuple[str, int]]] = {}
     owner_of_key: dict[str, int] = {}
     for n, sn in enumerate(all_names):
-        for f in sn.forms:
+        for f in _joining(sn.forms):
             forms_by_word.setdefault(_first_word(f), []).append((f, n))
             owner_of_key[entity_key(f)] = n
     lab = [0] * len(all_names)
@@ -411,7 +422,8 @@ def mine(blocks: Sequence[dict], texts: Mapping[str, str], entries: Sequence[Map
     for rid, ents, spans in labelled:
         text = texts[rid]
         written = {f for en in ents for f in (en["name"], *en["aliases"])}
-        here = {owner_of_key[k] for k in map(entity_key, written) if k in owner_of_key}
+        here = {owner_of_key[k] for en in ents for k in map(entity_key, _joining((en["name"], *en["aliases"])))
+                if k in owner_of_key}
         for n in here:
             lab[n] += 1
         cands = list(forms_by_word.get(None, ()))

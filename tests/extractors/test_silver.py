@@ -218,3 +218,14 @@ def test_shipped_files_are_what_the_script_makes(shared_data: Path) -> None:
     data, names = build_with_report(shared_data / "ml-gazetteer", batches=shipped["silver_batches"])
     assert data == shipped
     assert "\n".join(report_lines(names)) + "\n" == bs.REPORT_PATH.read_text(encoding="utf-8")
+
+
+def test_a_short_acronym_does_not_join_two_names(tmp_path: Path) -> None:
+    texts = {"b:1": "Training with backpropagation (BP) is slow.",
+             "b:2": "Bongard Problems (BPs) test visual reasoning; BPs are hard."}
+    ann = tmp_path / "batch01.ann"
+    ann.write_text("@ b:1\nM U backpropagation | BP\n@ b:2\nB U Bongard Problems | BPs\n", encoding="utf-8")
+    got = _by_name(mine(parse_batch(ann), texts, []))
+    assert set(got) == {"backpropagation", "Bongard Problems"}
+    assert (got["backpropagation"].labelled, got["backpropagation"].unlabelled) == (1, 0)
+    assert (got["Bongard Problems"].labelled, got["Bongard Problems"].types["benchmark"]) == (1, 1)
