@@ -7,6 +7,12 @@ Inputs
 - ``extractors/data/curated.tsv``: our own list of current benchmarks and model families (the
   shared list stops around 2020).
 - ``extractors/data/stoplist.txt``: generic names that are never an entity on their own.
+- ``tests/gold/silver/batchNN.ann``, the silver training batches (every batch present, or the
+  ones named): :mod:`extractors.build_silver` counts how often annotators label each name and
+  leave it out, adds the names they label as entries (``source`` ``"silver"``), drops the forms
+  of existing entries they leave out (``silver_stoplist``) and settles type disagreements; its
+  report is ``extractors/data/silver_names.tsv``. ``silver_batches`` in the output lists the
+  batches read, so a rebuild from the same batches can be compared with the shipped file.
 - ``shared/data/confpapers/jsonl/*.jsonl`` (abstracts, read only for word counts): the
   **common words**, English words that abstracts write in lower case at least 20 times and
   capitalise mid-sentence at most a fifth as often ("features", "parts", "traffic"). A single
@@ -20,7 +26,9 @@ upper-case letter or digit after the first character (which drops "Ann", "Char",
 Variants are kept only when they are the name plus a generic word ("Cityscapes dataset") or the
 same letters and digits.
 
-Run ``python -m extractors.build_gazetteer [ML_GAZETTEER_DIR]``; the output is deterministic.
+Run ``python -m extractors.build_gazetteer [ML_GAZETTEER_DIR]``; it writes ``gazetteer.json`` and
+``silver_names.tsv``, deterministically, from whatever silver batches exist (re-run it when new
+batches are committed).
 """
 
 from __future__ import annotations

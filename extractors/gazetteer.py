@@ -2,7 +2,9 @@
 
 ``extractors/data/gazetteer.json`` is built by :mod:`extractors.build_gazetteer`. Here it is
 turned into spaCy ``PhraseMatcher`` patterns (one matcher on ``ORTH`` for names with capitals,
-one on ``LOWER`` for lower-case and multi-word names) and into plain lookup tables.
+one on ``LOWER`` for lower-case and multi-word names) and into plain lookup tables. Entries
+from the silver annotations (``source`` ``"silver"``, :mod:`extractors.build_silver`) are
+matched like curated ones (:data:`HAND_SOURCES`), and the ``silver_stoplist`` joins the stoplist.
 """
 
 from __future__ import annotations
