@@ -1,0 +1,462 @@
+"""Train the learned name finder (``extractors/learned.py``) on the silver batches; choose its thresholds.
+
+Data
+----
+- **Training**: every ``tests/gold/silver/batchNN.ann`` present (annotated blind, same guidelines
+  as the gold; built into offsets with ``tests/gold/build.py``'s ``parse_ann``/``build_block``).
+  Each abstract is run through the pipeline *without* ``paperkg_learned``; every candidate of
+  :func:`extractors.learned.candidates` (the names the rules left untyped) is labelled with the
+  class of the annotated entity it matches (``kg.text.match_key`` of any form, as
+  ``bench/eval_extraction.py`` matches), ``none`` otherwise.
+- **Thresholds**: chosen on the development gold (``--dev``, default dev+test+...+test7) by
+  scoring the whole pipeline with ``bench/eval_extraction.py``'s ``score_gold``: per class in
+  turn, the threshold from the grid that gives the best objective (mean of method+benchmark F1
+  and proposed-name F1), the others fixed; a class that never helps stays at 1.01 (off).
+- ``--cv-gold``: leave-one-split-out cross-validation over the development gold splits instead
+  of silver (a development aid before enough silver existed; never what is shipped).
+
+The model is a multinomial logistic regression (softmax, L2 on every weight but the bias) fitted
+with scipy's L-BFGS (scipy is a paperkg dependency already; plain gradient descent in numpy took
+minutes per fit); deterministic (zero start, candidates in file order).
+
+Usage::
+
+    python bench/train_learned.py                 # train on all silver, choose thresholds, write the model
+    python bench/train_learned.py --no-write      # the same, print only
+    python bench/train_learned.py --cv-gold       # cross-validation over the gold dev splits (figures only)
+
+The held-out gold splits (test8 onwards) are never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import eval_extraction as E  # noqa: E402
+
+from extractors import learned as L  # noqa: E402
+from extractors.gazetteer import entity_key, load_gazetteer  # noqa: E402
+from extractors.pipeline import _join, make_nlp  # noqa: E402
+from kg.text import match_key  # noqa: E402
+
+SILVER = REPO / "tests" / "gold" / "silver"
+DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7")
+#: Word-identity features (``prev=``, ``head=`` ...) kept when seen in at least this many candidates.
+MIN_COUNT = 4
+#: The thresholds searched, in this order: adding an untyped candidate, then changing a rule's class.
+THRESHOLD_KEYS = ("method/proposed", "benchmark/proposed", "method/used", "benchmark/used",
+                  "rule:method/proposed", "rule:benchmark/proposed", "rule:method/used", "rule:benchmark/used",
+                  "rule:none")
+GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def _build_module() -> Any:
+    spec = importlib.util.spec_from_file_location("gold_build", REPO / "tests" / "gold" / "build.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+def load_silver(silver: Path = SILVER) -> list[dict[str, Any]]:
+    """Every silver batch present, as gold-format dicts (offsets into the normalised abstract)."""
+    build = _build_module()
+    texts: dict[str, dict[str, str]] = {}
+    out = []
+    for path in sorted(silver.glob("batch*.ann")):
+        for block in build.parse_ann(path):
+            src = build.source_of(block["id"])
+            texts.setdefault(src, build.load_abstracts(src))
+            out.append(build.build_block(block, texts[src][block["id"]], lambda _msg: None))
+    return out
+
+
+def _label(cand: L.Candidate, text: str, gold: dict[str, Any]) -> str:
+    keys = {match_key(cand.short)} | ({match_key(cand.long)} if cand.long else set())
+    keys |= {match_key(text[s:e]) for s, e in cand.occurrences}
+    keys.discard("")
+    for ent in gold["entities"]:
+        gk = E._keys([ent["name"], *ent.get("aliases", ()), *(m["text"] for m in ent["mentions"])])
+        if gk & keys:
+            return f"{ent['type']}/{ent['role']}"
+    return "none"
+
+
+def _rules_nlp() -> Any:
+    nlp = make_nlp()
+    if "paperkg_learned" in nlp.pipe_names:
+        nlp.remove_pipe("paperkg_learned")
+    return nlp
+
+
+def examples(golds: list[dict[str, Any]]) -> list[tuple[dict[str, float], str, str]]:
+    """(features, label, description) of every candidate of the given annotated abstracts.
+
+    The description starts with ``rule:<class>`` for a name the rules typed, else with its kind,
+    then the abstract id (``--cv`` folds by the batch of that id).
+    """
+    nlp = _rules_nlp()
+    gaz = load_gazetteer()
+    records = E._load_records(golds)
+    texts = [_join(r)[0] for r in records]
+    out = []
+    for g, text, doc in zip(golds, texts, nlp.pipe(texts, batch_size=64)):
+        for c, f in L.featurize(doc, gaz):
+            tag = f"rule:{c.rule_class}" if c.kind == "rule" else c.kind
+            out.append((f, _label(c, text, g), f"{tag} {g['id']} {c.name!r}/{c.short!r}"))
+    return out
+
+
+def base_counts(golds: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """tp/fp/fn (type level ``all``, and ``proposed``) of the rules alone, scored as the eval scores."""
+    from extractors.pipeline import extract_records
+
+    out = {"all": [0, 0, 0], "proposed": [0, 0, 0]}
+    recs = extract_records(E._load_records(golds), nlp=_rules_nlp())
+    for g, rec in zip(golds, recs):
+        pred = E._pred_entities(rec)
+        tp, fp, fn = E._match(g["entities"], pred, with_role=False)
+        for i, n in enumerate((len(tp), len(fp), len(fn))):
+            out["all"][i] += n
+        tp, fp, fn = E._match(g["entities"], pred, with_role=True)
+        out["proposed"][0] += sum(1 for x, _ in tp if x["role"] == "proposed")
+        out["proposed"][1] += sum(1 for x in fp if x["role"] == "proposed")
+        out["proposed"][2] += sum(1 for x in fn if x["role"] == "proposed")
+    return out
+
+
+def _state_counts(state: str, gold: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(type-level tp, fp, fn) and (proposed tp, fp, fn) one candidate contributes in ``state``."""
+    if state == "none":
+        return (0, 0, int(gold != "none")), (0, 0, int(gold.endswith("proposed")))
+    prop = (int(state == gold and gold.endswith("proposed")),
+            int(state.endswith("proposed") and state != gold),
+            int(gold.endswith("proposed") and state != gold))
+    if gold == "none":
+        return (0, 1, 0), prop
+    if state.split("/")[0] == gold.split("/")[0]:
+        return (1, 0, 0), prop
+    return (0, 1, 1), prop
+
+
+def simulate(pooled: list[tuple[str, list[float], str]], thresholds: dict[str, float],
+             base: dict[str, list[int]]) -> dict[str, Any]:
+    """The eval's figures after the component's decisions, from candidate-level changes to ``base``."""
+    model = L.Model(("bias",), L.CLASSES, tuple((0.0,) for _ in L.CLASSES), thresholds, {})
+    a = list(base["all"])
+    p = list(base["proposed"])
+    for gold, probs, desc in pooled:
+        tag = desc.split()[0]
+        cur = tag[5:] if tag.startswith("rule:") else "none"
+        cand = L.Candidate("rule" if tag.startswith("rule:") else "token", None, "x", (), (0, 0),
+                           cur if cur != "none" else None)
+        d = L._decide(model, cand, probs)
+        if d is None or d == cur:
+            continue
+        (a0, p0), (a1, p1) = _state_counts(cur, gold), _state_counts(d, gold)
+        for i in range(3):
+            a[i] += a1[i] - a0[i]
+            p[i] += p1[i] - p0[i]
+    return {"all": E._prf(*a), "proposed": E._prf(*p), "role": E._prf(0, 0, 0)}
+
+
+def choose_on_silver(pooled: list[tuple[str, list[float], str]], base: dict[str, list[int]]) -> tuple[dict[str, float], list[str]]:
+    """Coordinate ascent over :data:`GRID` per threshold key (twice round) on the simulated
+    objective of the out-of-fold predictions."""
+    th = {k: 1.01 for k in THRESHOLD_KEYS}
+    best = simulate(pooled, th, base)
+    log = [_line("silver CV, without", best)]
+    for _round in range(2):
+        for key in THRESHOLD_KEYS:
+            for t in (*GRID, 1.01):
+                trial = dict(th)
+                trial[key] = t
+                s = simulate(pooled, trial, base)
+                if _objective(s) > _objective(best) + 1e-9:
+                    best, th = s, trial
+    log.append(_line("silver CV, chosen " + json.dumps(th), best))
+    return th, log
+
+
+def cv_silver(golds: list[dict[str, Any]], exs: list[tuple[dict[str, float], str, str]], *,
+              folds: int = 5, l2: float = 1.0) -> list[tuple[str, list[float], str]]:
+    """Out-of-fold probabilities: the silver abstracts cut into ``folds`` groups by batch."""
+    batch_of = {}
+    for path in sorted(SILVER.glob("batch*.ann")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("@"):
+                batch_of[line[1:].strip()] = path.stem
+    batches = sorted(set(batch_of.values()))
+    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    pooled = []
+    for k in range(folds):
+        train_exs = [x for x in exs if fold_of[batch_of[x[2].split()[1]]] != k]
+        model = train(train_exs, l2=l2)
+        for f, lab, desc in exs:
+            if fold_of[batch_of[desc.split()[1]]] == k:
+                pooled.append((lab, model.probabilities(f), desc))
+    return pooled
+
+
+def vocabulary(feats: list[dict[str, float]], min_count: int = MIN_COUNT) -> list[str]:
+    """:data:`extractors.learned.FIXED_FEATURES`, then the word-identity features seen in at least
+    ``min_count`` candidates (sorted)."""
+    counts = Counter(k for f in feats for k in f)
+    unknown = sorted(k for k in counts if k not in L.FIXED_FEATURES and not k.startswith(L.WORD_FEATURE_PREFIXES))
+    if unknown:
+        raise SystemExit(f"features() gave names FIXED_FEATURES does not list: {unknown}")
+    words = sorted(k for k, n in counts.items() if k.startswith(L.WORD_FEATURE_PREFIXES) and n >= min_count)
+    return [*L.FIXED_FEATURES, *words]
+
+
+def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
+    """Softmax regression weights (k x d) minimising the log loss + ``l2``/2 * squared weights,
+    the column of feature ``bias`` (index 0) not penalised; L-BFGS from zero (deterministic)."""
+    from scipy.optimize import minimize
+
+    n, d = X.shape
+    Y = np.zeros((n, k))
+    Y[np.arange(n), y] = 1.0
+    reg = np.full(d, l2)
+    reg[0] = 0.0
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        W = w.reshape(k, d)
+        S = X @ W.T
+        S -= S.max(axis=1, keepdims=True)
+        logz = np.log(np.exp(S).sum(axis=1, keepdims=True))
+        logp = S - logz
+        P = np.exp(logp)
+        value = -(Y * logp).sum() + 0.5 * (W * W * reg).sum()
+        grad = (P - Y).T @ X + W * reg
+        return float(value), grad.ravel()
+
+    res = minimize(loss, np.zeros(k * d), jac=True, method="L-BFGS-B", options={"maxiter": 2000})
+    return res.x.reshape(k, d)
+
+
+def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0) -> L.Model:
+    names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
+    idx = {n: i for i, n in enumerate(names)}
+    X = np.zeros((len(exs), len(names)))
+    for r, (f, _, _) in enumerate(exs):
+        for key, v in f.items():
+            if key in idx:
+                X[r, idx[key]] = v
+    y = np.array([L.CLASSES.index(lab) for _, lab, _ in exs])
+    W = fit(X, y, len(L.CLASSES), l2=l2)
+    counts = Counter(lab for _, lab, _ in exs)
+    return L.Model(tuple(names), L.CLASSES, tuple(tuple(float(w) for w in row) for row in W),
+                   {c: 1.01 for c in THRESHOLD_KEYS},
+                   {"trained_on": len(exs), "labels": dict(sorted(counts.items())), "l2": l2})
+
+
+def _score(model: L.Model, split: str, tmp: Path) -> dict[str, Any]:
+    tmp.write_text(json.dumps(model.to_data()), encoding="utf-8")
+    L.MODEL_PATH = tmp
+    L.load_model.cache_clear()
+    r = E.score_gold(split)
+    return {"all": r["entity"]["all"], "role": r["entity"]["all+role"], "proposed": r["proposed"]}
+
+
+def _objective(s: dict[str, Any]) -> float:
+    return (s["all"]["f1"] + s["proposed"]["f1"]) / 2
+
+
+def _line(label: str, s: dict[str, Any]) -> str:
+    a, r, p = s["all"], s["role"], s["proposed"]
+    return (f"{label:<34} all P {a['precision']:.3f} R {a['recall']:.3f} F1 {a['f1']:.3f} | type+role F1 "
+            f"{r['f1']:.3f} | proposed P {p['precision']:.3f} R {p['recall']:.3f} F1 {p['f1']:.3f} "
+            f"(tp {p['tp']} fp {p['fp']} fn {p['fn']})")
+
+
+def choose_thresholds(model: L.Model, split: str) -> tuple[L.Model, list[str]]:
+    """Coordinate search over :data:`GRID` per class on ``split`` (see the module docstring)."""
+    log = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d) / "model.json"
+        th = {c: 1.01 for c in THRESHOLD_KEYS}
+        cur = L.Model(model.features, model.classes, model.weights, dict(th), model.meta)
+        best = _score(cur, split, tmp)
+        log.append(_line("without (all thresholds off)", best))
+        for cls in THRESHOLD_KEYS:
+            for t in GRID:
+                trial = dict(th)
+                trial[cls] = t
+                s = _score(L.Model(model.features, model.classes, model.weights, trial, model.meta), split, tmp)
+                log.append(_line(f"{cls} >= {t}", s))
+                if _objective(s) > _objective(best) + 1e-9:
+                    best, th = s, trial
+            log.append(f"  -> {cls}: {th[cls]}")
+        log.append(_line("chosen " + json.dumps(th), best))
+    L.MODEL_PATH = L.DATA / "learned_model.json"
+    L.load_model.cache_clear()
+    return L.Model(model.features, model.classes, model.weights, th, model.meta), log
+
+
+def cv_gold() -> None:
+    """Leave-one-split-out over the gold dev splits: per-class precision at probability cut-offs."""
+    by_split = {s: examples(E._load_gold(s)) for s in DEV_SPLITS}
+    pooled: list[tuple[str, list[float], str]] = []
+    for held in DEV_SPLITS:
+        train_exs = [x for s, xs in by_split.items() if s != held for x in xs]
+        model = train(train_exs)
+        for f, lab, desc in by_split[held]:
+            pooled.append((lab, model.probabilities(f), desc))
+    _report(pooled)
+
+
+def _report(pooled: list[tuple[str, list[float], str]]) -> None:
+    """Per class and cut-off: how many candidates the decision picks and how many are right.
+
+    ``pooled`` holds (gold label, probabilities, description); a description starting with
+    ``rule:<class>`` is a name the rules typed (only a change of class counts as picked).
+    """
+    print(f"{len(pooled)} candidates: {dict(Counter(lab for lab, _, _ in pooled))}")
+    for kind in ("new", "rule"):
+        for ci, cls in enumerate(L.CLASSES):
+            if kind == "new" and ci == 0:
+                continue
+            for t in GRID:
+                picked = []
+                for lab, p, desc in pooled:
+                    is_rule = desc.startswith("rule:")
+                    if (kind == "rule") != is_rule:
+                        continue
+                    lo = 0 if is_rule else 1
+                    best = max(range(lo, len(p)), key=lambda i: p[i])
+                    if best == ci and p[ci] >= t and not (is_rule and desc.split()[0] == "rule:" + cls):
+                        picked.append(lab)
+                right = sum(lab == cls for lab in picked)
+                if picked:
+                    print(f"  {kind} {cls:<20} >= {t}: picked {len(picked):4d}, right {right:4d}")
+
+
+UNLABELED = ("icml2019", "neurips2018", "ijcai2024", "colm2024", "colm2025")
+
+
+def unlabeled_changes(*, sample: int = 100, seed: str = "learned") -> dict[str, Any]:
+    """What the component changes on the unlabeled abstracts of :data:`UNLABELED` (no gold):
+    counts of names added, retyped/re-roled and dropped, and ``sample`` of them at random with
+    their context, for a person to judge."""
+    import random
+
+    from extractors.pipeline import extract_records
+    from kg.records import Source, make_record
+
+    records = []
+    for name in UNLABELED:
+        path = E.SHARED / "confpapers" / "jsonl" / f"{name}.jsonl"
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                d = json.loads(line)
+                if d.get("abstract"):
+                    records.append(make_record(source=Source(str(path), n, "confpapers"), title=d.get("title"),
+                                               abstract=d["abstract"]))
+    without = extract_records(records, nlp=_rules_nlp())
+    with_ = extract_records(records, nlp=make_nlp())
+
+    def table(rec: Any) -> dict[str, tuple[str, str, str]]:
+        out = {}
+        for e in rec.entities:
+            if e.type.value in E.TYPES and any(m.field == "abstract" for m in e.mentions):
+                out[entity_key(e.name)] = (f"{e.type.value}/{e.role.value if e.role else 'used'}", e.name,
+                                           next(m for m in e.mentions if m.field == "abstract").start)
+        return out
+
+    changes = []
+    for rec, a, b in zip(records, without, with_):
+        ta, tb = table(a), table(b)
+        for k in sorted(set(ta) | set(tb)):
+            before, after = ta.get(k), tb.get(k)
+            if before and after and before[0] == after[0]:
+                continue
+            kind = "added" if before is None else "dropped" if after is None else "changed"
+            item = after or before
+            ctx = (rec.abstract or "")[max(0, item[2] - 90):item[2] + 70]
+            changes.append({"kind": kind, "name": item[1], "before": before and before[0],
+                            "after": after and after[0], "context": ctx, "title": rec.title})
+    counts = Counter(c["kind"] for c in changes)
+    by_class = Counter(f"{c['kind']} {c['before']} -> {c['after']}" for c in changes)
+    pick = random.Random(seed).sample(changes, min(sample, len(changes)))
+    return {"abstracts": len(records), "counts": dict(counts), "by_class": dict(by_class.most_common()),
+            "sample": pick}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--silver", type=Path, default=SILVER, help="folder of the silver batchNN.ann files")
+    ap.add_argument("--dev", default="+".join(DEV_SPLITS), help="gold splits the thresholds are chosen on")
+    ap.add_argument("--out", type=Path, default=L.MODEL_PATH, help="where the model JSON goes")
+    ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--cv-gold", action="store_true", help="cross-validation over the gold dev splits only")
+    ap.add_argument("--choose-on", choices=("silver-cv", "dev"), default="silver-cv",
+                    help="choose the thresholds on out-of-fold silver predictions (simulated scores) or "
+                         "by scoring the dev gold with the whole pipeline")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print the N most confident non-none predictions on the dev gold candidates")
+    ap.add_argument("--unlabeled", type=int, metavar="N",
+                    help="run the shipped model on the unlabeled abstracts (with and without the "
+                         "component), print the counts and N random changes, and exit")
+    args = ap.parse_args(argv)
+    if args.unlabeled is not None:
+        r = unlabeled_changes(sample=args.unlabeled)
+        print(f"{r['abstracts']} unlabeled abstracts: {r['counts']}")
+        for k, n in r["by_class"].items():
+            print(f"  {n:5d} {k}")
+        for n, c in enumerate(r["sample"], 1):
+            print(f"{n:3d}. {c['kind']} {c['before']} -> {c['after']} {c['name']!r}\n     ...{c['context']}...")
+        return 0
+    if any(p not in DEV_SPLITS for p in args.dev.split("+")):
+        ap.error(f"--dev takes development splits only ({', '.join(DEV_SPLITS)})")
+    if args.cv_gold:
+        cv_gold()
+        return 0
+    silver = load_silver(args.silver)
+    exs = examples(silver)
+    print(f"silver: {len(silver)} abstracts, {len(exs)} candidates, {dict(Counter(lab for _, lab, _ in exs))}")
+    if args.choose_on == "silver-cv":
+        pooled = cv_silver(silver, exs, l2=args.l2)
+        _report(pooled)
+        th, log = choose_on_silver(pooled, base_counts(silver))
+        print("\n".join(log))
+        model = train(exs, l2=args.l2)
+        model = L.Model(model.features, model.classes, model.weights, th, model.meta)
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d) / "model.json"
+            off = L.Model(model.features, model.classes, model.weights, {k: 1.01 for k in THRESHOLD_KEYS}, model.meta)
+            print(_line(f"dev {args.dev} without", _score(off, args.dev, tmp)))
+            print(_line(f"dev {args.dev} with", _score(model, args.dev, tmp)))
+        L.MODEL_PATH = L.DATA / "learned_model.json"
+        L.load_model.cache_clear()
+    else:
+        model = train(exs, l2=args.l2)
+        model, log = choose_thresholds(model, args.dev)
+        print("\n".join(log))
+    if args.show:
+        dev_exs = examples(E._load_gold(args.dev))
+        scored = sorted(((max(p[1:]), L.CLASSES[1 + int(np.argmax(p[1:]))], lab, desc)
+                         for f, lab, desc in dev_exs for p in [model.probabilities(f)]), reverse=True)
+        for pr, cls, lab, desc in scored[:args.show]:
+            print(f"  {pr:.2f} {cls:<20} gold={lab:<20} {desc}")
+    if not args.no_write:
+        args.out.write_text(json.dumps(model.to_data(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

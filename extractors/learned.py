@@ -1,0 +1,755 @@
+"""The paper's own names that no rule typed: a small learned classifier over clean candidates.
+
+The rules of :mod:`extractors.entities` know the proposal cues they were written for; a name
+defined with an acronym and no cue they know ("Gradient Information Optimization (GIO)") or a
+coined token ("HyperT5", "MO-PBT", "NINCO") is left untyped. The same surface kinds are often not
+the paper's own (a defined task "Indirect Object Identification (IOI)", a metric, a setting, a
+cited method), so the decision is learned from annotated abstracts rather than written as rules.
+
+The component ``paperkg_learned`` runs after ``paperkg_entities`` and
+
+1. **generates candidates** the rules left alone: every abbreviation definition of the document
+   (:mod:`extractors.abbreviations`; Schwartz & Hearst 2003) none of whose occurrences a rule span
+   overlaps, and the coined tokens the rules saw but did not type
+   (``doc.user_data[CANDIDATES_KEY]``: internal capitals, letters and digits, hyphenated
+   capitals, all-capitals words), each with every occurrence in the text;
+2. **classifies** each into ``none``, ``method/proposed``, ``method/used``,
+   ``benchmark/proposed`` or ``benchmark/used`` with a multinomial logistic regression over
+   hand-designed features (:func:`features`: word shapes, the long form's head noun, proposal,
+   naming, comparison and data cue words around the first occurrence and their distance, title
+   occurrence, repetitions, position, gazetteer membership, and the words right before and after
+   the name), trained by ``bench/train_learned.py`` on the silver batches
+   (``tests/gold/silver/``) and shipped as ``extractors/data/learned_model.json``;
+3. **adds** a candidate whose most likely non-``none`` class passes that class's threshold (chosen
+   on the development gold by the training script) as a span of ``doc.spans["paperkg_entities"]``
+   for every occurrence, with rule ``learned``, the role and type of the class, and the long form
+   as canonical name (the acronym is then an alias): :func:`extractors.entities.entities_from_doc`
+   reads them like the rules' spans. No rule span is touched.
+
+The component keeps no state between documents; what it adds is in ``doc.spans`` and
+``doc.user_data`` (plain lists and strings), so it survives ``nlp.pipe(..., n_process=2)``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from extractors import BENCHMARK, METHOD
+from extractors.abbreviations import DEFS_KEY, clean_view, doc_text
+from extractors.entities import CANDIDATES_KEY, INFO_KEY, PROPOSED, SPANS_KEY, USED
+from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
+
+DATA = Path(__file__).resolve().parent / "data"
+MODEL_PATH = DATA / "learned_model.json"
+
+#: The rule name of the mentions this component adds.
+RULE = "learned"
+#: The classes, in the model's order; ``none`` first.
+CLASSES = ("none", "method/proposed", "method/used", "benchmark/proposed", "benchmark/used")
+#: Between title and abstract in the pipeline's joined text (:data:`extractors.pipeline.SEPARATOR`).
+_SEPARATOR = "\n\n"
+#: Characters of context read on each side of a candidate's first occurrence (within its sentence).
+_WINDOW = 300
+#: Longest long form or token considered, in characters (a 1 MB abstract stays linear).
+_MAX_NAME = 80
+#: Most candidates classified per document (definitions first, then tokens in text order).
+_MAX_CANDIDATES = 40
+
+
+def _inflect(*stems: str) -> tuple[str, ...]:
+    """A verb's forms: "propos" + e/es/ed/ing, "present" + ""/s/ed/ing."""
+    out = []
+    for stem in stems:
+        if stem.endswith("e"):
+            out += [stem, stem + "s", stem + "d", stem[:-1] + "ing"]
+        else:
+            out += [stem, stem + "s", stem + "ed", stem + "ing"]
+    return tuple(out)
+
+
+#: Cue words by kind, looked up word by word (a regular expression of all of them, tried at
+#: every position of the sentence, cost more than the rest of the features together).
+_CUE_WORDS: dict[str, str] = {}
+for _kind, _words in (
+        ("propose", _inflect("propose", "introduce", "present", "develop", "design", "devise", "construct",
+                             "create", "formulate", "establish", "offer", "release", "curate", "collect",
+                             "contribute") + ("build", "builds", "built", "building")),
+        ("we", ("we", "our", "here")),
+        ("naming", ("called", "named", "dubbed", "termed", "coined", "namely", "denoted")),
+        ("novel", ("novel", "new", "first", "simple", "efficient", "effective", "unified", "general", "principled")),
+        ("bench", ("dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora", "suite", "suites",
+                   "collection", "collections", "testbed", "testbeds", "leaderboard", "leaderboards", "data")),
+        ("none", ("task", "tasks", "problem", "problems", "setting", "settings", "metric", "metrics", "score",
+                  "scores", "measure", "measures", "assumption", "assumptions", "condition", "conditions",
+                  "hypothesis", "hypotheses", "phenomenon", "phenomena", "property", "properties", "principle",
+                  "principles", "paradigm", "paradigms", "regime", "regimes", "criterion", "criteria", "theorem",
+                  "theorems", "law", "laws", "bound", "bounds", "game", "games")),
+        ("used", ("existing", "previous", "prior", "popular", "standard", "classic", "classical", "conventional",
+                  "well-known", "widely", "commonly", "state-of-the-art", "sota", "baseline", "baselines",
+                  "than", "versus", "vs", "including", "like", "recent", "recently", "traditional", "typical",
+                  "typically", "vanilla", "using", "use", "uses", "extend", "extends")
+         + _inflect("compare", "adopt", "follow") + ("comparison", "comparisons"))):
+    for _w in _words:
+        _CUE_WORDS.setdefault(_w, _kind)
+#: Two-word cues: (previous word, word) -> kind.
+_CUE_PAIRS = {("this", "paper"): "we", ("this", "work"): "we", ("this", "study"): "we", ("in", "this"): "we",
+              ("refer", "to"): "naming", ("referred", "to"): "naming", ("call", "it"): "naming",
+              ("name", "it"): "naming", ("such", "as"): "used", ("based", "on"): "used", ("built", "on"): "used",
+              ("e", "g"): "used", ("et", "al"): "used", ("put", "forward"): "propose"}
+_PAIR_SECOND = frozenset(w for _, w in _CUE_PAIRS)
+_USED_PREFIXES = ("outperform", "surpass", "leverag")
+_DATA_VERBS = ("releas", "curat", "collect", "annotat", "gather", "crowdsourc", "contribut")
+_CUE_TOKEN = re.compile(r"[a-z][a-z-]*")
+
+
+def _cues(words: list[str]) -> list[tuple[int, str]]:
+    """(word index, kind) of every cue word of ``words`` (lower case)."""
+    out = []
+    get = _CUE_WORDS.get
+    for k, w in enumerate(words):
+        g = get(w)
+        if g is None:
+            if w in _PAIR_SECOND and k:
+                g = _CUE_PAIRS.get((words[k - 1], w))
+            elif w.startswith(_USED_PREFIXES):
+                g = "used"
+            if g is None:
+                continue
+        out.append((k, g))
+    return out
+
+
+_WE_PROPOSE = re.compile(r"(?i:\b(?:we|our|this (?:paper|work|study)|here)\b)[^.;]{0,60}?\b(?P<verb>propos|introduc|present|develop)")
+#: a coined token that is a modifier, not a name: "LLM-generated", "RL-based", "GPT-like"
+_MODIFIER_TAIL = re.compile(r"-(?:[a-z]+(?:ed|en|like|based|wise|free|aware|specific|level|style|scale|type|only|"
+                            r"driven|guided|inspired|friendly|agnostic|dependent|independent|invariant|efficient))$")
+_MARKUP_RUN = re.compile(r"\\[A-Za-z]+\s*\{|[*{}$\\]")
+_PAREN_START = re.compile(r"^\s*(?:\([^()]{0,20}\)|\))")
+_URL_BEFORE = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
+_SENT_BREAK = re.compile(r"[.!?;]\s+(?=[A-Z(\[$\\*\"'`0-9])|\n")
+_WORD = re.compile(r"[A-Za-z][\w'-]*|\d[\w.-]*")
+_HAS_UPPER = re.compile(r"[A-Z]")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_DIGIT = re.compile(r"\d")
+_MARKUP = re.compile(r"[\\{}$*^_]")
+_PREPOSITIONS = frozenset(("on", "across", "over", "from", "in", "with"))
+_APPOSITIVE = re.compile(r"\s*,\s*(?:a|an|the)\s")
+#: Every feature :func:`features` can give that is not a word identity, in the model's column order.
+FIXED_FEATURES = (
+    "bias", "kind=definition", "kind=token", "kind=rule",
+    *("rule_class=" + c for c in CLASSES[1:]),
+    "s_allcaps", "s_camel", "s_lowerstart", "s_digit", "s_hyphen", "s_symbol",
+    "s_len<=3", "s_len4-5", "s_len6-9", "s_len10+", "gaz_method", "gaz_benchmark",
+    "long_nwords", "long_titlecase", "long_lower", "long_mixed",
+    "headcls=method", "headcls=benchmark", "headcls=none", "headcls=field", "gaz_long", "short_extra_s",
+    "log_count", "count>=3", "count=1", "in_title", "title_start", "title_overlap",
+    "position", "pos_first", "pos_late", "first_sentence",
+    "propose_before", "propose_gap<=3", "propose_gap<=8", "propose_gap>8", "we_propose", "data_verb",
+    "propose_after", "we_in_sentence", "novel_before", "naming_before", "naming_after", "our_before",
+    "appositive_after", "used_before", "used_after", "bench_after", "bench_before", "none_after",
+    "none_before", "prep_before", "det_before", "citation_after", "no_proposal_before",
+    "in_proposal_sentence", "doc_has_proposed", "novel_after", "in_url",
+    *("prev_headcls=" + c for c in ("method", "benchmark", "none", "field")),
+    *("next_headcls=" + c for c in ("method", "benchmark", "none", "field")),
+)
+#: Prefixes of the word-identity features (the rules that fired, the long form's head noun, the
+#: words around the name); the training script keeps those seen often enough.
+WORD_FEATURE_PREFIXES = ("rule=", "head=", "prev=", "prev2=", "next=")
+
+#: Head nouns of a long form, by what they usually name (the last word, plural folded).
+_HEADS = {
+    "method": frozenset((
+        "network", "model", "method", "algorithm", "framework", "architecture", "optimizer", "optimiser",
+        "estimator", "transformer", "attention", "encoder", "decoder", "autoencoder", "policy", "search",
+        "sampling", "sampler", "regression", "training", "tuning", "distillation", "pruning", "prompting",
+        "planning", "inference", "module", "mechanism", "approach", "technique", "strategy", "scheme",
+        "system", "agent", "procedure", "descent", "machine", "layer", "embedding", "alignment",
+        "augmentation", "aggregation", "adaptation", "normalization", "regularization", "quantization",
+        "decoding", "learner", "classifier", "generator", "operator", "solver", "tree", "forest", "flow",
+        "memory", "unit", "block", "pipeline", "kernel", "process", "filter", "filtering", "tokenizer",
+        "adapter", "router", "routing", "merging", "editing", "attack", "defense", "compression",
+        "initialization", "optimization", "gradient", "update", "iteration", "programming", "field",
+        "representation", "loss", "objective", "regularizer", "toolkit", "library", "simulator", "engine")),
+    "benchmark": frozenset((
+        "dataset", "benchmark", "corpus", "suite", "set", "collection", "bank", "arena", "gym",
+        "environment", "challenge", "database", "leaderboard", "bench", "test", "testbed", "data")),
+    "none": frozenset((
+        "task", "problem", "metric", "measure", "score", "setting", "condition", "assumption", "hypothesis",
+        "phenomenon", "property", "principle", "theorem", "law", "bound", "rate", "error", "distance",
+        "divergence", "ratio", "index", "gap", "bias", "shift", "effect", "risk", "equation", "game",
+        "regime", "criterion", "complexity", "dimension", "capacity", "entropy", "accuracy", "analysis",
+        "paradigm", "question", "function", "space", "distribution", "information", "value", "density",
+        "coefficient", "variance", "norm", "constraint", "attribution", "interpretability", "privacy",
+        "fairness", "robustness", "generalization", "language", "graph", "matrix", "order", "curve")),
+    "field": frozenset((
+        "learning", "recognition", "classification", "segmentation", "detection", "generation", "estimation",
+        "reasoning", "answering", "translation", "understanding", "retrieval", "tracking", "forecasting",
+        "prediction", "control", "processing", "vision", "synthesis", "identification", "localization",
+        "completion", "captioning", "summarization", "verification", "discovery", "modeling", "modelling")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A name the rules left untyped, with every occurrence of its forms (original offsets).
+
+    ``kind`` is ``definition`` (an abbreviation's long form and short form) or ``token`` (a
+    coined token); ``long`` is the markup-free long form (``None`` for a token) and ``short``
+    the acronym or the token; ``anchor`` is the first occurrence in the abstract (the long form
+    of a definition).
+    """
+
+    kind: str
+    long: str | None
+    short: str
+    occurrences: tuple[tuple[int, int], ...]
+    anchor: tuple[int, int]
+    #: for a name the rules typed (``kind == "rule"``): their class ("method/used" ...), the
+    #: rules that fired, and the ``(start, end, label)`` keys of its spans
+    rule_class: str | None = None
+    rules: tuple[str, ...] = ()
+    span_keys: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.long or self.short
+
+
+def _plural_fold(word: str) -> str:
+    w = word.lower()
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("ses") or w.endswith("xes"):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_" or c == "-"
+
+
+def _occurrences(text: str, form: str, start: int = 0) -> list[tuple[int, int]]:
+    """Where ``form`` occurs as a whole word (a plural ``s``/``es`` absorbed), in text order.
+
+    The same matches as ``(?<![\\w-])form(?:e?s)?(?![\\w-])``, found with ``str.find`` (a regular
+    expression with a look-behind tried at every position of the text cost 30 µs a form).
+    """
+    if not form or len(form) > _MAX_NAME or "\n" in form:
+        return []
+    out = []
+    n = len(text)
+    i = text.find(form, start)
+    while i >= 0:
+        j = i + len(form)
+        if i == 0 or not _word_char(text[i - 1]):
+            for end in (j, j + 1, j + 2):
+                if end > j and text[j:end] not in ("s", "es"):
+                    continue
+                if end >= n or not _word_char(text[end]):
+                    out.append((i, end))
+                    break
+        i = text.find(form, i + 1)
+    return out
+
+
+def _overlaps(occupied: bytearray, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(any(occupied[s:e]) for s, e in spans)
+
+
+def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: bool = True) -> list[Candidate]:
+    """The document's candidates: the names the rules typed (``kind == "rule"``, one per
+    canonical name with a mention in the abstract; with ``include_rules``), then the definitions
+    and coined tokens none of whose occurrences a rule span overlaps.
+
+    Reads the definitions of ``paperkg_abbreviations`` and the untyped coined tokens and spans
+    of ``paperkg_entities`` (both must have run). Gazetteer stop names (metrics, generic names)
+    and common English words are left out of the untyped ones.
+    """
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    occupied = bytearray(len(text) + 1)
+    # the rules' spans, read from their plain per-document dict (no spaCy Span objects to build):
+    # "start:end:LABEL" -> [role, canonical, rule, [start, end]]; it holds exactly the group's spans
+    spans = []
+    for k, v in (doc.user_data.get(INFO_KEY) or {}).items():
+        ss, se, label = k.split(":", 2)
+        s, e = v[3] or (int(ss), int(se))
+        occupied[s:e] = b"\x01" * (e - s)
+        spans.append((k, label, v, s, e))
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    if include_rules:
+        out.extend(_rule_candidates(spans, text, abstract_start))
+    for t in doc.user_data.get(DEFS_KEY, ()):
+        short, long, ss, se, ls, le = t
+        if len(out) >= _MAX_CANDIDATES:
+            break
+        if ls < abstract_start or le - ls > _MAX_NAME:
+            continue
+        long_surface = text[ls:le]
+        short_surface = text[ss:se]
+        long_clean = clean_view(long_surface).text.strip() if _MARKUP.search(long_surface) else long_surface
+        key = entity_key(long_clean)
+        if not key or key in seen or gaz.is_stop(short) or gaz.is_stop(long_clean):
+            continue
+        occ = sorted(set(_occurrences(text, long_surface) + _occurrences(text, short_surface)
+                         + [(ls, le), (ss, se)]))
+        if _overlaps(occupied, occ):
+            continue
+        seen.add(key)
+        seen.add(entity_key(short))
+        out.append(Candidate("definition", long_clean, short, tuple(occ), (ls, le)))
+    tokens: dict[str, None] = {}
+    for s, e in doc.user_data.get(CANDIDATES_KEY, ()):
+        tokens.setdefault(text[s:e], None)
+    for surface in tokens:
+        if len(out) >= _MAX_CANDIDATES:
+            break
+        key = entity_key(surface)
+        if not key or key in seen or len(surface) > _MAX_NAME or gaz.is_stop(surface) or gaz.is_common_word(surface) \
+                or _MODIFIER_TAIL.search(surface):
+            continue
+        seen.add(key)
+        occ = _occurrences(text, surface)
+        first = next((o for o in occ if o[0] >= abstract_start), None)
+        if first is None or _overlaps(occupied, occ):
+            continue
+        out.append(Candidate("token", None, surface, tuple(occ), first))
+    return out
+
+
+#: Rules whose names alone the component leaves as they are: a gazetteer name (and its repeats)
+#: is rarely changed for the better (measured on the silver batches, out of fold: changing them
+#: lost as many right names as it fixed), and half of the rules' names are such.
+_KEEP_RULES = frozenset(("gazetteer", "repeat"))
+
+
+def _rule_candidates(spans: list[tuple[str, str, list[Any], int, int]], text: str,
+                     abstract_start: int) -> list[Candidate]:
+    """One candidate per canonical name of the rules' spans that has a mention in the abstract,
+    unless only :data:`_KEEP_RULES` found it."""
+    groups: dict[str, dict[str, Any]] = {}
+    for k, label, v, s, e in spans:
+        role, canonical, rule, _offsets = v
+        g = groups.setdefault(entity_key(canonical or text[s:e]), {
+            "canonical": canonical or text[s:e], "label": label, "role": USED, "rules": set(),
+            "occ": [], "keys": []})
+        if role == PROPOSED:
+            g["role"] = PROPOSED
+        g["rules"].add(rule or "")
+        g["occ"].append((s, e))
+        g["keys"].append(k)
+    out = []
+    for g in groups.values():
+        if g["rules"] <= _KEEP_RULES:
+            continue
+        occ = sorted(g["occ"])
+        first = next((o for o in occ if o[0] >= abstract_start), None)
+        if first is None or len(out) >= _MAX_CANDIDATES:
+            continue
+        surfaces = sorted({text[s:e] for s, e in occ}, key=len)
+        canonical = g["canonical"]
+        long = canonical if " " in canonical else (surfaces[-1] if " " in surfaces[-1] else None)
+        short = surfaces[0] if len(surfaces[0]) <= _MAX_NAME else surfaces[0][:_MAX_NAME]
+        etype = "benchmark" if g["label"] == BENCHMARK else "method"
+        out.append(Candidate("rule", long, short, tuple(occ), first, f"{etype}/{g['role']}",
+                             tuple(sorted(g["rules"])), tuple(g["keys"])))
+    return out
+
+
+def _sentence(text: str, s: int, e: int, lo: int) -> tuple[int, int]:
+    """Start and end of the sentence around ``text[s:e]`` (within :data:`_WINDOW`, not before ``lo``)."""
+    a = max(lo, s - _WINDOW)
+    start = a
+    for m in _SENT_BREAK.finditer(text, a, s):
+        start = m.end()
+    m = _SENT_BREAK.search(text, e, min(len(text), e + _WINDOW))
+    return start, (m.start() + 1 if m else min(len(text), e + _WINDOW))
+
+
+def _shape(prefix: str, s: str, f: dict[str, float]) -> None:
+    letters = [c for c in s if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        f[prefix + "allcaps"] = 1.0
+    elif _CAMEL.search(s):
+        f[prefix + "camel"] = 1.0
+    if s[:1].islower():
+        f[prefix + "lowerstart"] = 1.0
+    if _DIGIT.search(s):
+        f[prefix + "digit"] = 1.0
+    if "-" in s:
+        f[prefix + "hyphen"] = 1.0
+    if "+" in s or "$" in s or "\\" in s:
+        f[prefix + "symbol"] = 1.0
+    n = len(s)
+    f[prefix + ("len<=3" if n <= 3 else "len4-5" if n <= 5 else "len6-9" if n <= 9 else "len10+")] = 1.0
+
+
+def _first_proposal(text: str, abstract_start: int) -> int:
+    """Where the abstract's first proposal verb of the authors ("we propose ...") is, or -1."""
+    m = _WE_PROPOSE.search(text, abstract_start)
+    return m.start("verb") if m else -1
+
+
+def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: bool = False,
+             first_proposal: int = -2) -> dict[str, float]:
+    """Hand-designed features of one candidate in the joined title + abstract ``text``.
+
+    ``doc_proposed``: another candidate of the document is a name the rules call proposed;
+    ``first_proposal``: :func:`_first_proposal` of the text, when the caller has it (-2: compute).
+
+    Names with ``=`` (``prev=``, ``next=``, ``head=``) are word-identity features; the model
+    keeps only those in its vocabulary (``bench/train_learned.py`` chooses them).
+    """
+    f: dict[str, float] = {"bias": 1.0, "kind=" + cand.kind: 1.0}
+    if cand.rule_class:
+        f["rule_class=" + cand.rule_class] = 1.0
+        for r in cand.rules:
+            f["rule=" + r] = 1.0
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    title = text[:sep] if sep >= 0 else ""
+    s, e = cand.anchor
+    abstract_len = max(1, len(text) - abstract_start)
+    # the short form / token
+    _shape("s_", cand.short, f)
+    if gazetteer.lookup(cand.short) is not None:
+        f["gaz_" + gazetteer.lookup(cand.short).type] = 1.0  # type: ignore[union-attr]
+    # the long form
+    if cand.long:
+        words = cand.long.replace("-", " ").split()
+        f["long_nwords"] = min(len(words), 8) / 4.0
+        content = [w for w in words if len(w) > 3 or w[:1].isupper()]
+        if content and all(w[:1].isupper() for w in content):
+            f["long_titlecase"] = 1.0
+        elif all(not _HAS_UPPER.search(w) for w in words):
+            f["long_lower"] = 1.0
+        else:
+            f["long_mixed"] = 1.0
+        head = _plural_fold(words[-1]) if words else ""
+        for cls, heads in _HEADS.items():
+            if head in heads:
+                f["headcls=" + cls] = 1.0
+        f["head=" + head] = 1.0
+        if gazetteer.lookup(cand.long) is not None:
+            f["gaz_long"] = 1.0
+        if len(cand.short) >= 2 and cand.short[-1] in "sS" and not words[-1].lower().endswith("s"):
+            f["short_extra_s"] = 1.0
+    # occurrences
+    in_abs = [o for o in cand.occurrences if o[0] >= abstract_start]
+    f["log_count"] = math.log1p(len(in_abs))
+    if len(in_abs) >= 3:
+        f["count>=3"] = 1.0
+    if len(in_abs) == 1:
+        f["count=1"] = 1.0
+    if any(o[1] <= sep for o in cand.occurrences) if sep >= 0 else False:
+        f["in_title"] = 1.0
+        t = title.lstrip("*\\{ ")
+        if t.startswith(cand.short) or (cand.long and t.startswith(cand.long)):
+            f["title_start"] = 1.0
+    elif cand.long and title:
+        tw = {w.lower() for w in _WORD.findall(title)}
+        lw = [w.lower() for w in _WORD.findall(cand.long) if len(w) > 3]
+        if lw and sum(w in tw for w in lw) / len(lw) >= 0.5:
+            f["title_overlap"] = 1.0
+    rel = (s - abstract_start) / abstract_len
+    f["position"] = rel
+    if rel < 0.15:
+        f["pos_first"] = 1.0
+    elif rel > 0.7:
+        f["pos_late"] = 1.0
+    # the sentence of the first occurrence
+    ss, se = _sentence(text, s, e, abstract_start)
+    before = _MARKUP_RUN.sub("", text[ss:s]).lower()
+    after = _MARKUP_RUN.sub("", text[e:se]).lower()
+    if cand.kind == "definition" or after.startswith(")"):
+        after = _PAREN_START.sub("", after, count=1)  # "(ABC), a novel ..." / the ")" of "(ABC)"
+    if ss == abstract_start:
+        f["first_sentence"] = 1.0
+    # the cue words of the sentence, word by word (see _CUE_WORDS)
+    bw = _CUE_TOKEN.findall(before)
+    nb = len(bw)
+    pm = -1
+    we_before = False
+    for k, g in _cues(bw):
+        if g == "propose":
+            pm = k
+        elif g == "we":
+            we_before = True
+        elif g == "novel" and k >= nb - 8:
+            f["novel_before"] = 1.0
+        elif g == "naming" and k >= nb - 6:
+            f["naming_before"] = 1.0
+        elif g == "used":
+            f["used_before"] = 1.0
+        elif g == "bench" and k >= nb - 6:
+            f["bench_before"] = 1.0
+        elif g == "none" and k >= nb - 5:
+            f["none_before"] = 1.0
+    if pm >= 0:
+        gap = nb - 1 - pm
+        f["propose_before"] = 1.0
+        f["propose_gap<=3" if gap <= 3 else "propose_gap<=8" if gap <= 8 else "propose_gap>8"] = 1.0
+        if we_before:
+            f["we_propose"] = 1.0
+        if bw[pm].startswith(_DATA_VERBS):
+            f["data_verb"] = 1.0
+    we_after = False
+    for k, g in _cues(_CUE_TOKEN.findall(after)):
+        if g == "propose":
+            f["propose_after"] = 1.0
+        elif g == "we":
+            we_after = True
+        elif g == "naming" and k < 6:
+            f["naming_after"] = 1.0
+        elif g == "used":
+            f["used_after"] = 1.0
+        elif g == "bench" and k < 6:
+            f["bench_after"] = 1.0
+        elif g == "none" and k < 6:
+            f["none_after"] = 1.0
+        elif g == "novel" and k < 6:
+            f["novel_after"] = 1.0
+    if we_before or we_after:
+        f["we_in_sentence"] = 1.0
+    if _APPOSITIVE.match(after):
+        f["appositive_after"] = 1.0
+    if "/" in text[max(0, s - 100):s] and _URL_BEFORE.search(text, max(0, s - 100), s):
+        f["in_url"] = 1.0
+    pw = _WORD.findall(before[-40:])
+    if "our" in pw[-4:]:
+        f["our_before"] = 1.0
+    if pw and (pw[-1] in _PREPOSITIONS or (len(pw) >= 2 and pw[-1] == "the" and pw[-2] in _PREPOSITIONS)):
+        f["prep_before"] = 1.0
+    if pw and pw[-1] in ("the", "a", "an"):
+        f["det_before"] = 1.0
+    if "et al" in after[:80] or re.match(r"\s*\(\s*[A-Z][^()]{0,40}\d{4}", text[e:e + 60]):
+        f["citation_after"] = 1.0
+    # is the first "we propose" of the abstract before this name?
+    if first_proposal == -2:
+        first_proposal = _first_proposal(text, abstract_start)
+    if first_proposal < 0 or first_proposal >= s:
+        f["no_proposal_before"] = 1.0
+    elif first_proposal >= ss:
+        f["in_proposal_sentence"] = 1.0
+    if doc_proposed:
+        f["doc_has_proposed"] = 1.0
+    # the words right before and after
+    nw = _WORD.findall(after[:40])
+    if pw:
+        f["prev=" + pw[-1]] = 1.0
+        head = _plural_fold(pw[-1])
+        for cls, heads in _HEADS.items():
+            if head in heads:
+                f["prev_headcls=" + cls] = 1.0
+    if nw:
+        head = _plural_fold(nw[0])
+        for cls, heads in _HEADS.items():
+            if head in heads:
+                f["next_headcls=" + cls] = 1.0
+    if len(pw) >= 2:
+        f["prev2=" + pw[-2]] = 1.0
+    if nw:
+        f["next=" + nw[0]] = 1.0
+    return f
+
+
+def featurize(doc: Doc, gazetteer: Gazetteer | None = None) -> list[tuple[Candidate, dict[str, float]]]:
+    """Every candidate of ``doc`` (:func:`candidates`) with its :func:`features`."""
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    cands = candidates(doc, gaz)
+    if not cands:
+        return []
+    proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
+    sep = text.find(_SEPARATOR)
+    first = _first_proposal(text, sep + len(_SEPARATOR) if sep >= 0 else 0)
+    return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first))
+            for c in cands]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A multinomial logistic regression: ``weights[class][feature]`` and per-class thresholds."""
+
+    features: tuple[str, ...]
+    classes: tuple[str, ...]
+    weights: tuple[tuple[float, ...], ...]  # one row per class, one column per feature
+    thresholds: dict[str, float]
+    meta: dict[str, Any]
+
+    @property
+    def index(self) -> dict[str, int]:
+        return _index(self.features)
+
+    def probabilities(self, feats: dict[str, float]) -> list[float]:
+        """Class probabilities (softmax) for one candidate's features."""
+        columns = _columns(self.features, self.weights)
+        scores = [0.0] * len(self.classes)
+        for k, v in feats.items():
+            col = columns.get(k)
+            if col is not None:
+                for j, w in enumerate(col):
+                    scores[j] += w * v
+        top = max(scores)
+        exps = [math.exp(x - top) for x in scores]
+        total = sum(exps)
+        return [x / total for x in exps]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"features": list(self.features), "classes": list(self.classes),
+                "weights": [[round(w, 6) for w in row] for row in self.weights],
+                "thresholds": self.thresholds, "meta": self.meta}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Model":
+        feats = tuple(data["features"])
+        classes = tuple(data["classes"])
+        weights = tuple(tuple(float(w) for w in row) for row in data["weights"])
+        if classes != CLASSES or len(weights) != len(classes) or any(len(r) != len(feats) for r in weights):
+            raise ValueError(f"learned model: classes {classes} or weight shape do not match {CLASSES}")
+        return cls(feats, classes, weights, {k: float(v) for k, v in data.get("thresholds", {}).items()},
+                   dict(data.get("meta") or {}))
+
+
+@lru_cache(maxsize=8)
+def _columns(features: tuple[str, ...], weights: tuple[tuple[float, ...], ...]) -> dict[str, tuple[float, ...]]:
+    """Feature -> its weight in each class (one dict lookup per feature of a candidate)."""
+    return {f: tuple(row[i] for row in weights) for i, f in enumerate(features)}
+
+
+@lru_cache(maxsize=8)
+def _index(features: tuple[str, ...]) -> dict[str, int]:
+    return {f: i for i, f in enumerate(features)}
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> Model:
+    """The model at ``path`` (default: the shipped ``learned_model.json``), cached."""
+    p = Path(path) if path else MODEL_PATH
+    return Model.from_data(json.loads(p.read_text(encoding="utf-8")))
+
+
+def _decide(model: Model, cand: Candidate, probs: Sequence[float]) -> str | None:
+    """What to do with a candidate: a class to give it, ``none`` to drop a rule's name, or None.
+
+    An untyped candidate gets its most likely non-``none`` class when that passes the class's
+    threshold (``thresholds[class]``). A name the rules typed changes class only when the most
+    likely class is another one and passes ``thresholds["rule:" + class]`` (``rule:none`` drops it).
+    Missing thresholds are off.
+    """
+    if cand.kind != "rule":
+        best = max(range(1, len(probs)), key=lambda i: probs[i])
+        cls = model.classes[best]
+        return cls if probs[best] >= model.thresholds.get(cls, 1.01) else None
+    best = max(range(len(probs)), key=lambda i: probs[i])
+    cls = model.classes[best]
+    if cls == cand.rule_class or probs[best] < model.thresholds.get("rule:" + cls, 1.01):
+        return None
+    return cls
+
+
+class LearnedNames:
+    """Add the names the rules left untyped where the model is confident; see the module docstring.
+
+    Parameters
+    ----------
+    nlp, name
+        The pipeline and the component's name.
+    model
+        Path of a model JSON file (``bench/train_learned.py`` writes one); ``None`` uses the shipped one.
+    gazetteer
+        Path of a gazetteer JSON file; ``None`` uses the shipped one.
+    """
+
+    def __init__(self, nlp: Language, name: str = "paperkg_learned", *, model: str | None = None,
+                 gazetteer: str | None = None) -> None:
+        self.name = name
+        self.model = load_model(model)
+        self.gazetteer = load_gazetteer(gazetteer)
+        self._index = self.model.index
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or doc.user_data.get(INFO_KEY)):
+            return doc
+        try:
+            self._add(doc)
+        except Exception:  # noqa: BLE001 - a learned extra must never take the extraction down
+            return doc
+        return doc
+
+    def predict(self, doc: Doc) -> list[tuple[Candidate, list[float]]]:
+        """Every candidate of ``doc`` with its class probabilities (in :data:`CLASSES` order)."""
+        return [(c, self.model.probabilities(f)) for c, f in featurize(doc, self.gazetteer)]
+
+    def _add(self, doc: Doc) -> None:
+        added: list[tuple[int, int, str, str, str]] = []
+        changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
+        for cand, probs in self.predict(doc):
+            cls = _decide(self.model, cand, probs)
+            if cls is None:
+                continue
+            if cand.kind == "rule":
+                for k in cand.span_keys:
+                    changed[k] = None if cls == "none" else cls
+                continue
+            etype, role = cls.split("/")
+            for s, e in cand.occurrences:
+                added.append((s, e, METHOD if etype == "method" else BENCHMARK, role, cand.name))
+        if not added and not changed:
+            return
+        info = doc.user_data.setdefault(INFO_KEY, {})
+        spans = []
+        for span in doc.spans.get(SPANS_KEY, ()):
+            k = f"{span.start_char}:{span.end_char}:{span.label_}"
+            if k not in changed:
+                spans.append(span)
+                continue
+            v = info.pop(k)
+            cls = changed[k]
+            if cls is None:
+                continue
+            etype, role = cls.split("/")
+            label = METHOD if etype == "method" else BENCHMARK
+            new = doc.char_span(span.start_char, span.end_char, label=label)
+            if new is None:
+                continue
+            info[f"{span.start_char}:{span.end_char}:{label}"] = [role, v[1], v[2], v[3]]
+            spans.append(new)
+        taken = bytearray(len(doc_text(doc)) + 1) if added else bytearray()
+        for s, e, label, role, canonical in sorted(added):
+            if any(taken[s:e]):
+                continue
+            span = doc.char_span(s, e, label=label, alignment_mode="expand")
+            if span is None:
+                continue
+            k = f"{span.start_char}:{span.end_char}:{label}"
+            if k in info:
+                continue
+            taken[s:e] = b"\x01" * (e - s)
+            info[k] = [PROPOSED if role == PROPOSED else USED, canonical, RULE, [s, e]]
+            spans.append(span)
+        doc.spans[SPANS_KEY] = spans
+        if added:
+            doc.user_data[CANDIDATES_KEY] = [(s, e) for s, e in doc.user_data.get(CANDIDATES_KEY, ())
+                                             if not any(taken[s:e])]
+
+
+@Language.factory("paperkg_learned", default_config={"model": None, "gazetteer": None},
+                  assigns=["doc.spans"])
+def make_learned(nlp: Language, name: str, model: str | None, gazetteer: str | None) -> LearnedNames:
+    return LearnedNames(nlp, name, model=model, gazetteer=gazetteer)
+
