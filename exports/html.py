@@ -25,6 +25,7 @@ import importlib.util
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
 from difflib import get_close_matches
 from pathlib import Path
@@ -40,7 +41,8 @@ from kg.text import digest
 
 __all__ = [
     "NODE_STYLES", "to_html", "write_html", "find_node", "ego_graph", "community_graph",
-    "select_view", "write_site", "layout_positions", "node_label", "node_tooltip",
+    "select_view", "write_site", "layout_positions", "node_label", "node_tooltip", "node_box",
+    "text_width", "separate_boxes", "count_overlaps",
 ]
 
 DEFAULT_BUDGET = 2000
@@ -342,24 +344,78 @@ def _trim(G: nx.MultiDiGraph, budget: int, order: list[Hashable]) -> nx.MultiDiG
 _EXACT_LIMIT = 300
 #: Random repulsion partners per node and iteration in the sampled layout.
 _SAMPLES = 40
-#: Pixels per node of a group's disc (vis-network draws in pixel units).
+#: Pixels per node of a group's disc when no node boxes are given (vis-network draws in pixels).
 _SPACING = 36.0
 _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
+#: Free space kept around every node box, in pixels.
+_PAD = 4.0
+#: Layout area per unit of box area a group starts from, before overlaps are pushed apart.
+_ROOM = 2.2
+#: Widest stretch (width / height) of a group's starting disc.
+_ASPECT = 4.0
+#: Most rounds of overlap removal.
+_ROUNDS = 400
+
+# Advance widths of Arial / Liberation Sans (vis-network's default face) in 1/1000 em, from the
+# fonts' published metrics; characters not listed count 600 (1000 for East Asian wide ones).
+_WIDTHS: dict[str, int] = {
+    **dict.fromkeys(" !'.,:;|ijl", 222), **dict.fromkeys("ftI[]()/\\-", 300), "r": 333, '"': 355,
+    **dict.fromkeys("ckszvxyJ*", 500), **dict.fromkeys("abdeghnopqu0123456789$#_?L", 556),
+    **dict.fromkeys("FTZ", 611), **dict.fromkeys("ABEKPSVXY&", 667), **dict.fromkeys("CDHNRUw", 722),
+    **dict.fromkeys("GOQ", 778), **dict.fromkeys("mM%", 833), "W": 944, "@": 1015, "…": 1000,
+}
+
+
+def text_width(text: str, font_size: float) -> float:
+    """Estimated width in pixels of ``text`` drawn in Arial at ``font_size`` (bold allowance included).
+
+    Examples
+    --------
+    >>> round(text_width("Julia Kempe", 24))
+    144
+    """
+    em = 0
+    for ch in text:
+        w = _WIDTHS.get(ch)
+        if w is None:
+            w = 1000 if unicodedata.east_asian_width(ch) in ("W", "F") else 600
+        em += w
+    return em / 1000.0 * font_size * 1.1  # +10%: a selected node's label is drawn bold
+
+
+def node_box(size: float, label: str = "", font_size: float = 0.0, *,
+             stroke: float = 3.0) -> tuple[float, float, float, float]:
+    """The box a vis-network node covers, relative to its centre: ``(left, top, right, bottom)``.
+
+    The shape is a square of half-side ``size``; a label is drawn centred under it, one line
+    ``font_size`` high, widened by its white outline (``stroke`` on each side). :data:`_PAD`
+    of free space is added all round.
+    """
+    half = size
+    bottom = size
+    if label and font_size > 0:
+        half = max(half, text_width(label, font_size) / 2 + stroke)
+        bottom = size + font_size + stroke
+    return (-half - _PAD, -size - _PAD, half + _PAD, bottom + _PAD)
 
 
 def layout_positions(G: nx.Graph, *, seed: int = 0,
-                     groups: Iterable[Iterable[Hashable]] | None = None) -> dict[Hashable, tuple[float, float]]:
-    """Positions (vis-network pixel units, centred near 0) for every node of ``G``.
+                     groups: Iterable[Iterable[Hashable]] | None = None,
+                     boxes: Mapping[Hashable, tuple[float, float, float, float]] | None = None,
+                     ) -> dict[Hashable, tuple[float, float]]:
+    """Positions (vis-network pixel units, centred near 0) for every node of ``G``, with no two
+    node boxes overlapping.
 
     NetworkX's ``spring_layout`` is exact Fruchterman-Reingold, O(n²) per iteration without
     SciPy: too slow at 5,000 nodes. Here the graph is cut into groups (the ``community`` node
     attribute when most nodes have one, else connected components, large ones split by label
-    propagation); each group gets its own force layout and the groups are packed on a
-    golden-angle spiral, largest first, each in a disc whose area grows with its size. Groups
-    up to 300 nodes use NetworkX's exact layout; larger ones a Fruchterman-Reingold whose
-    all-pairs repulsion is estimated from random partners (forces and cooling after
-    Fruchterman & Reingold, "Graph drawing by force-directed placement", Software: Practice
-    and Experience 21(11), 1991).
+    propagation); each group gets its own force layout, scaled to a disc of about
+    :data:`_ROOM` times the area of its boxes, and the boxes that still overlap are pushed
+    apart (:func:`separate_boxes`). The groups are packed on a golden-angle spiral, largest
+    first. Groups up to 300 nodes use NetworkX's exact layout; larger ones a
+    Fruchterman-Reingold whose all-pairs repulsion is estimated from random partners (forces
+    and cooling after Fruchterman & Reingold, "Graph drawing by force-directed placement",
+    Software: Practice and Experience 21(11), 1991).
 
     Parameters
     ----------
@@ -369,6 +425,10 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
         Seed of every random choice: the same graph gives the same picture.
     groups : iterable of node collections, optional
         A partition to lay out group by group instead of the default one.
+    boxes : mapping, optional
+        ``node -> (left, top, right, bottom)`` relative to the node's centre (see
+        :func:`node_box`), the area a node and its label cover; by default a square of side
+        :data:`_SPACING`.
 
     Examples
     --------
@@ -386,88 +446,140 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
     parts.extend([n] for n in U if n not in seen)
     parts = [p for p in parts if p]
     parts.sort(key=lambda p: (-len(p), str(p[0])))
+    half = _SPACING / 2 - _PAD
+    default = (-half - _PAD, -half - _PAD, half + _PAD, half + _PAD)
     rng = np.random.default_rng(seed)
     pos: dict[Hashable, tuple[float, float]] = {}
+    all_names: list[Hashable] = []
+    all_xy: list[np.ndarray] = []
     area = 0.0
     for i, part in enumerate(parts):
-        radius = _SPACING * (0.75 * math.sqrt(len(part)) + 0.5)
         local = _group_layout(U.subgraph(part), rng, seed)
         names = list(local)
-        xy = _spread(np.array([local[n] for n in names], dtype=float) * radius, _SPACING * 1.6)
-        radius = max(radius, float(np.sqrt((xy ** 2).sum(axis=1)).max()) + _SPACING * 0.5)
+        off = np.array([boxes.get(n, default) if boxes else default for n in names], dtype=float)
+        w, h = off[:, 2] - off[:, 0], off[:, 3] - off[:, 1]
+        scale = math.sqrt(float((w * h).sum()) * _ROOM / math.pi) if len(names) > 1 else 0.0
+        # Stretched to the boxes' mean shape: labels are wide, so neighbours sit side by side
+        # with room for them, and overlaps are not all resolved upwards into a tall column.
+        aspect = math.sqrt(min(max(float(w.mean() / h.mean()), 1.0), _ASPECT))
+        xy = np.array([local[n] for n in names], dtype=float) * np.array([scale * aspect, scale / aspect])
+        xy = separate_boxes(xy, off, seed=seed)
+        xy -= ((xy + off[:, :2]).min(axis=0) + (xy + off[:, 2:]).max(axis=0)) / 2  # centre the group's boxes
+        corners = np.concatenate([xy + off[:, [0, 1]], xy + off[:, [2, 1]], xy + off[:, [0, 3]], xy + off[:, [2, 3]]])
+        radius = float(np.sqrt((corners ** 2).sum(axis=1)).max())
         if i == 0:
             cx = cy = 0.0
         else:  # the k-th disc sits where the discs before it would fill a circle
             ring = math.sqrt(area / math.pi) + radius
             cx, cy = ring * math.cos(i * _GOLDEN), ring * math.sin(i * _GOLDEN)
         area += math.pi * (radius * 1.15) ** 2
-        for n, (x, y) in zip(names, xy):
-            pos[n] = (round(cx + float(x), 1), round(cy + float(y), 1))
+        all_names.extend(names)
+        all_xy.append(xy + np.array([cx, cy]))
+    xy = np.concatenate(all_xy)
+    off = np.array([boxes.get(n, default) if boxes else default for n in all_names], dtype=float)
+    xy = separate_boxes(xy, off, seed=seed, jitter=False)  # discs only touch; this is a check
+    for n, (x, y) in zip(all_names, xy):
+        pos[n] = (round(float(x), 1), round(float(y), 1))
     return pos
 
 
-def _spread(xy: np.ndarray, gap: float, iterations: int = 12) -> np.ndarray:
-    """Push apart points closer than ``gap`` (a few rounds of pairwise separation).
+def _overlapping_pairs(xy: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Index pairs ``(i, j)`` whose boxes overlap, with the overlaps along x and y.
 
-    Force layouts pull hubs and their leaves into tight knots whose labels print on top of
-    each other; this pass moves each too-close pair apart along the line joining them.
-    Neighbours are found with a grid of cell ``gap`` (sorting by cell), so a round costs
-    O(n log n) plus the close pairs, not O(n²).
+    Sweep and prune: boxes sorted by their left edge; each box is paired only with the boxes
+    whose left edge lies before its right edge, then the pairs are filtered on y.
     """
+    n = len(xy)
+    lo, hi = xy[:, 0] + off[:, 0], xy[:, 0] + off[:, 2]
+    top, bot = xy[:, 1] + off[:, 1], xy[:, 1] + off[:, 3]
+    order = np.argsort(lo, kind="stable")
+    ends = np.searchsorted(lo[order], hi[order], side="left")
+    counts = np.maximum(ends - np.arange(n) - 1, 0)
+    total = int(counts.sum())
+    empty = np.zeros(0, dtype=np.int64)
+    if total == 0:
+        return empty, empty, np.zeros(0), np.zeros(0)
+    ki = np.repeat(np.arange(n), counts)
+    starts = np.cumsum(counts) - counts
+    kj = np.arange(total) - np.repeat(starts, counts) + ki + 1
+    i, j = order[ki], order[kj]
+    ox = np.minimum(hi[i], hi[j]) - np.maximum(lo[i], lo[j])
+    oy = np.minimum(bot[i], bot[j]) - np.maximum(top[i], top[j])
+    keep = (ox > 1e-6) & (oy > 1e-6)
+    return i[keep], j[keep], ox[keep], oy[keep]
+
+
+def separate_boxes(xy: np.ndarray, off: np.ndarray, *, seed: int = 0, rounds: int = _ROUNDS,
+                   jitter: bool = True) -> np.ndarray:
+    """Move boxes apart until none overlaps (or ``rounds`` runs out).
+
+    ``xy`` holds box centres' reference points, ``off`` each box as ``(left, top, right,
+    bottom)`` relative to its point. Each round finds the overlapping pairs (sweep and prune,
+    :func:`_overlapping_pairs`) and moves both boxes of a pair half the overlap apart along
+    the axis where that overlap is smaller, so a wide label moves up or down rather than
+    sideways; a box in several overlaps takes the mean of its moves plus a share of the rest,
+    so a knot opens out without flinging boxes far away. Returns new positions.
+    """
+    xy = np.array(xy, dtype=float)
     n = len(xy)
     if n < 2:
         return xy
-    xy = xy.copy()
-    jitter = np.random.default_rng(n).uniform(-1e-3, 1e-3, size=xy.shape)
-    xy += jitter  # coincident points need a direction to move apart
-    for _ in range(iterations):
-        cell = np.floor(xy / gap).astype(np.int64)
-        buckets: dict[tuple[int, int], list[int]] = {}
-        for i, (a, b) in enumerate(cell.tolist()):
-            buckets.setdefault((a, b), []).append(i)
-        pairs_i: list[int] = []
-        pairs_j: list[int] = []
-        for (a, b), members in buckets.items():
-            for da, db in ((0, 0), (1, 0), (0, 1), (1, 1), (1, -1)):
-                other = members if (da, db) == (0, 0) else buckets.get((a + da, b + db))
-                if not other:
-                    continue
-                for x, i in enumerate(members):
-                    for j in (other[x + 1:] if other is members else other):
-                        pairs_i.append(i)
-                        pairs_j.append(j)
-        if not pairs_i:
+    if jitter:  # coincident points need a direction to move apart
+        xy += np.random.default_rng(seed + n).uniform(-1e-2, 1e-2, size=xy.shape)
+    for _ in range(rounds):
+        i, j, ox, oy = _overlapping_pairs(xy, off)
+        if not len(i):
             break
-        pi = np.array(pairs_i)
-        pj = np.array(pairs_j)
-        d = xy[pi] - xy[pj]
-        dist = np.maximum(np.sqrt((d ** 2).sum(axis=1)), 1e-6)
-        close = dist < gap
-        if not close.any():
-            break
-        push = (d[close] / dist[close, None]) * ((gap - dist[close]) / 2)[:, None]
+        c = xy + (off[:, :2] + off[:, 2:]) / 2
+        d = c[i] - c[j]
+        along_x = ox < oy
+        step = np.where(along_x, ox, oy) / 2 + 0.5
+        sign = np.where(np.where(along_x, d[:, 0], d[:, 1]) >= 0, 1.0, -1.0)
+        push = np.zeros((len(i), 2))
+        push[along_x, 0] = (sign * step)[along_x]
+        push[~along_x, 1] = (sign * step)[~along_x]
         disp = np.zeros_like(xy)
-        np.add.at(disp, pi[close], push)
-        np.add.at(disp, pj[close], -push)
-        xy += disp
+        np.add.at(disp, i, push)
+        np.add.at(disp, j, -push)
+        hits = np.bincount(np.concatenate([i, j]), minlength=n).astype(float)
+        xy += disp / np.sqrt(np.maximum(hits, 1.0))[:, None]
     return xy
 
 
+def count_overlaps(pos: Mapping[Hashable, tuple[float, float]],
+                   boxes: Mapping[Hashable, tuple[float, float, float, float]]) -> int:
+    """Number of node pairs whose boxes (``boxes[n]`` around ``pos[n]``) overlap."""
+    names = list(pos)
+    if len(names) < 2:
+        return 0
+    xy = np.array([pos[n] for n in names], dtype=float)
+    off = np.array([boxes[n] for n in names], dtype=float)
+    return len(_overlapping_pairs(xy, off)[0])
+
+
 def _default_groups(G: nx.Graph, U: nx.Graph) -> list[list[Hashable]]:
+    """Connected components; one larger than :data:`_EXACT_LIMIT` is split by the
+    ``community`` attribute when most of its nodes have one, else by label propagation.
+
+    A small view (a focused one) is drawn as one piece, so its nodes of other communities
+    stay next to their neighbours instead of in discs of their own.
+    """
     given = {n: c for n, c in G.nodes(data="community") if c is not None}
-    if len(given) >= 0.5 * G.number_of_nodes() and len(set(given.values())) > 1:
-        comm: dict[Any, list[Hashable]] = {}
-        for n in G:
-            c = given.get(n)
-            if c is None:  # categories, cited works: join the community most of their neighbours are in
-                votes = Counter(given[m] for m in U[n] if m in given)
-                c = votes.most_common(1)[0][0] if votes else ("alone", n)
-            comm.setdefault(c, []).append(n)
-        return list(comm.values())
     out: list[list[Hashable]] = []
-    for cc in nx.connected_components(U):
+    for cc in sorted(nx.connected_components(U), key=lambda c: (-len(c), min(map(str, c)))):
         if len(cc) <= _EXACT_LIMIT:
             out.append(list(cc))
+            continue
+        known = [n for n in cc if n in given]
+        if len(known) >= 0.5 * len(cc) and len({given[n] for n in known}) > 1:
+            comm: dict[Any, list[Hashable]] = {}
+            for n in cc:
+                c = given.get(n)
+                if c is None:  # categories, cited works: join the community most of their neighbours are in
+                    votes = Counter(given[m] for m in U[n] if m in given)
+                    c = votes.most_common(1)[0][0] if votes else ("alone", n)
+                comm.setdefault(c, []).append(n)
+            out.extend(comm.values())
         else:
             out.extend(list(c) for c in nx.community.label_propagation_communities(U.subgraph(cc)))
     return out
@@ -584,20 +696,23 @@ def _view_data(G: nx.MultiDiGraph, *, budget: int, focus: Hashable | None, depth
     size_val = ({n: float(G.nodes[n].get("pagerank") or 0.0) for n in H} if by == "PageRank"
                 else {n: float(deg) for n, deg in full.degree(H)})
     vmax = max(size_val.values(), default=0.0) or 1.0
-    pos = layout_positions(H, seed=seed)
+    looks = {}
+    for n in H:
+        rel = math.sqrt(size_val[n] / vmax)
+        # Label size follows importance: with the page's drawThreshold, zooming out hides the
+        # minor labels first, so dense clusters do not turn into a smear.
+        looks[n] = (node_label(full, n), round(8 + 28 * rel, 1), round(9 + 15 * rel))
+    # Every node's box covers its shape and its label, so no two labels are drawn on each other.
+    pos = layout_positions(H, seed=seed, boxes={n: node_box(s, lab, f) for n, (lab, s, f) in looks.items()})
     nodes = []
     counts: Counter[str] = Counter()
     for n in H:
         d = H.nodes[n]
         t = _type_of(d, n)
         counts[t] += 1
-        item = {"id": str(n), "label": node_label(full, n), "group": t,
-                "title": node_tooltip(full, n),
-                "size": round(8 + 28 * math.sqrt(size_val[n] / vmax), 1),
-                # Label size follows importance: with the page's drawThreshold, zooming out
-                # hides the minor labels first, so dense clusters do not turn into a smear.
-                "font": {"size": round(9 + 15 * math.sqrt(size_val[n] / vmax))},
-                "x": pos[n][0], "y": pos[n][1]}
+        label, size, font = looks[n]
+        item = {"id": str(n), "label": label, "group": t, "title": node_tooltip(full, n),
+                "size": size, "font": {"size": font}, "x": pos[n][0], "y": pos[n][1]}
         if n == focus:
             item["borderWidth"] = 4
             item["focus"] = True

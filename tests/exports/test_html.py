@@ -183,13 +183,14 @@ def test_empty_and_enum_typed_graphs():
 
 
 def test_spread_separates_knots():
-    from exports.html import _spread
+    from exports.html import separate_boxes
     import numpy as np
 
     knot = np.zeros((40, 2))  # a hub's leaves all on one spot
-    out = _spread(knot, 30.0, iterations=40)
-    d = np.sqrt(((out[:, None, :] - out[None, :, :]) ** 2).sum(axis=2))
+    box = np.tile([-15.0, -15.0, 15.0, 15.0], (40, 1))  # 30-pixel squares
+    out = separate_boxes(knot, box)
+    d = np.abs(out[:, None, :] - out[None, :, :]).max(axis=2)  # squares overlap when both gaps < 30
     np.fill_diagonal(d, np.inf)
-    assert d.min() > 15.0
+    assert d.min() >= 30.0 - 1e-6
     far = np.array([[0.0, 0.0], [100.0, 0.0]])  # already apart: left where they are
-    assert np.allclose(_spread(far, 30.0), far, atol=0.01)
+    assert np.allclose(separate_boxes(far, box[:2]), far, atol=0.02)
