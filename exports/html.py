@@ -477,9 +477,11 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
         all_xy.append(xy + np.array([cx, cy]))
     xy = np.concatenate(all_xy)
     off = np.array([boxes.get(n, default) if boxes else default for n in all_names], dtype=float)
-    xy = separate_boxes(xy, off, seed=seed, jitter=False)  # discs only touch; this is a check
+    # Discs only touch, so this pass mostly checks; its boxes are 0.6 px wider all round so
+    # that rounding to whole pixels below cannot make touching boxes overlap.
+    xy = separate_boxes(xy, off + np.array([-0.6, -0.6, 0.6, 0.6]), seed=seed, jitter=False)
     for n, (x, y) in zip(all_names, xy):
-        pos[n] = (round(float(x), 1), round(float(y), 1))
+        pos[n] = (float(round(x)), float(round(y)))  # whole pixels: vis-network truncates to them
     return pos
 
 
