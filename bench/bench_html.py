@@ -11,7 +11,9 @@ plus, with ``--real N``, the first N records of a real conference list
 Each view is written with ``budget`` = its size (everything drawn), and the 5,000-node graph
 also with the default budget. "Draw" is ``performance.now()`` at vis-network's first
 ``afterDrawing`` event (milliseconds since navigation start), and the wall time from
-``page.goto`` to that event. ``--pyvis`` also times feeding the same nodes and edges to
+``page.goto`` to that event. In the browser each view's overlapping node pairs are counted as
+``tests/exports/test_html_layout.py`` counts them: ``shape_ovl`` pairs of node shapes,
+``label_ovl`` pairs of vis-network's node boxes with their labels. ``--pyvis`` also times feeding the same nodes and edges to
 ``pyvis.network.Network.add_node``/``add_edge`` one by one (their membership checks scan
 Python lists), which is why exports.html builds the lists itself.
 """
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests" / "exports"))
 
 from browser import chromium, open_page  # noqa: E402
 from export_graphs import synthetic_graph  # noqa: E402
+from test_html_layout import measure  # noqa: E402
 
 from exports.html import DEFAULT_BUDGET, layout_positions, write_html  # noqa: E402
 
@@ -104,9 +107,11 @@ def main(argv: list[str] | None = None) -> int:
                 row["wall_draw_s"] = time.perf_counter() - t
                 row["draw_ms"] = page.evaluate("window.paperkgDrawn")
                 row["errors"] = len(log.console_errors) + len(log.page_errors) + len(log.external)
+                m = measure(page)
+                row["shape_ovl"], row["label_ovl"] = m["shape"], m["label"]
                 page.close()
     cols = ["case", "nodes", "edges", "drawn", "layout_s", "write_s", "size_mb", "pyvis_feed_s", "draw_ms",
-            "wall_draw_s", "errors"]
+            "wall_draw_s", "shape_ovl", "label_ovl", "errors"]
     cols = [c for c in cols if any(c in r for r in rows)]
     print("  ".join(f"{c:>14}" if c != "case" else f"{c:<34}" for c in cols))
     for r in rows:
