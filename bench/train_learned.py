@@ -60,7 +60,9 @@ MIN_COUNT = 4
 THRESHOLD_KEYS = ("method/proposed", "benchmark/proposed", "method/used", "benchmark/used",
                   "rule:method/proposed", "rule:benchmark/proposed", "rule:method/used", "rule:benchmark/used",
                   "rule:none")
-GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: Probability cut-offs tried. From 0.5 up: a name is added or changed only where the model finds
+#: that class more likely than all the others together.
+GRID = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def _build_module() -> Any:
@@ -152,7 +154,7 @@ def _state_counts(state: str, gold: str) -> tuple[tuple[int, int, int], tuple[in
 
 
 def simulate(pooled: list[tuple[str, list[float], str]], thresholds: dict[str, float],
-             base: dict[str, list[int]]) -> dict[str, Any]:
+             base: dict[str, list[int]], **decide: bool) -> dict[str, Any]:
     """The eval's figures after the component's decisions, from candidate-level changes to ``base``."""
     model = L.Model(("bias",), L.CLASSES, tuple((0.0,) for _ in L.CLASSES), thresholds, {})
     a = list(base["all"])
@@ -162,7 +164,7 @@ def simulate(pooled: list[tuple[str, list[float], str]], thresholds: dict[str, f
         cur = tag[5:] if tag.startswith("rule:") else "none"
         cand = L.Candidate("rule" if tag.startswith("rule:") else "token", None, "x", (), (0, 0),
                            cur if cur != "none" else None)
-        d = L._decide(model, cand, probs)
+        d = L._decide(model, cand, probs, **decide)
         if d is None or d == cur:
             continue
         (a0, p0), (a1, p1) = _state_counts(cur, gold), _state_counts(d, gold)
@@ -187,6 +189,8 @@ def choose_on_silver(pooled: list[tuple[str, list[float], str]], base: dict[str,
                 if _objective(s) > _objective(best) + 1e-9:
                     best, th = s, trial
     log.append(_line("silver CV, chosen " + json.dumps(th), best))
+    log.append(_line("silver CV, as shipped (proposed names added, rules' names kept)",
+                     simulate(pooled, th, base, add_used=False, change_rules=False)))
     return th, log
 
 

@@ -27,6 +27,7 @@ from spacy.tokenizer import Tokenizer
 from extractors import EXTRACTOR_VERSION
 from extractors.abbreviations import DEFS_KEY, Definition, TextKeepingTokenizer, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
+from extractors.learned import make_learned  # noqa: F401  (registers the paperkg_learned factory)
 from kg.errors import PaperkgError
 from kg.readers.base import MAX_FIELD_CHARS
 from kg.records import Citation, Entity, Mention, Record
@@ -124,6 +125,7 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
     nlp.max_length = max(nlp.max_length, 2 * MAX_FIELD_CHARS + len(SEPARATOR))
     nlp.add_pipe("paperkg_abbreviations")
     nlp.add_pipe("paperkg_entities")
+    nlp.add_pipe("paperkg_learned")
     for factory, _reader in _optional_components():
         nlp.add_pipe(factory)
     _reset_tokenizer_cache(nlp, TOKENIZER_CACHE_SIZE)

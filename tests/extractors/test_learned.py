@@ -40,9 +40,9 @@ def _model(path: Path, weights: dict[str, dict[str, float]], thresholds: dict[st
     return str(path)
 
 
-def _nlp_with(model: str | None):
+def _nlp_with(model: str | None, **config):
     nlp = make_nlp()
-    nlp.replace_pipe("paperkg_learned", "paperkg_learned", config={"model": model})
+    nlp.replace_pipe("paperkg_learned", "paperkg_learned", config={"model": model, **config})
     return nlp
 
 
@@ -126,14 +126,33 @@ def test_a_rule_name_changes_class_or_is_dropped_only_with_a_rule_threshold(tmp_
     text = "Training graphs\n\nWe train QuuxNet on the ZorbBench dataset with Adam."
     keep = _model(tmp_path / "k.json", {"none": {"kind=rule": 9.0}}, {"method/proposed": 0.5})
     drop = _model(tmp_path / "d.json", {"none": {"kind=rule": 9.0}}, {"rule:none": 0.5})
-    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(_nlp_with(keep)(text))}
+    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(_nlp_with(keep, change_rules=True)(text))}
     # a gazetteer name ("Adam") is never a candidate: it stays whatever the model says
-    assert {e.name for e in entities_from_doc(_nlp_with(drop)(text))} == {"Adam"}
+    assert {e.name for e in entities_from_doc(_nlp_with(drop, change_rules=True)(text))} == {"Adam"}
+    # and by default (change_rules off) the rules' names are left alone
+    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(_nlp_with(drop)(text))}
     retype = _model(tmp_path / "r.json", {"benchmark/proposed": {"rule_class=benchmark/used": 9.0}},
                     {"rule:benchmark/proposed": 0.5})
-    ents = {e.name: e for e in entities_from_doc(_nlp_with(retype)(text))}
+    ents = {e.name: e for e in entities_from_doc(_nlp_with(retype, change_rules=True)(text))}
     assert ents["ZorbBench"].role.value == "proposed" and ents["QuuxNet"].role.value == "used"
     assert {m.rule for m in ents["ZorbBench"].mentions} == {"bench_head"}  # the evidence is kept
+
+
+def test_used_names_are_added_only_with_add_used(tmp_path):
+    path = _model(tmp_path / "m.json", {"method/used": {"kind=definition": 5.0}}, {"method/used": 0.5})
+    assert "Spectral Path Reweighting" not in {e.name for e in entities_from_doc(_nlp_with(path)(DEFINED))}
+    ents = {e.name: e for e in entities_from_doc(_nlp_with(path, add_used=True)(DEFINED))}
+    assert ents["Spectral Path Reweighting"].role.value == "used"
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Plots\n\nWe then develop an automatic metric, PlotScore, that counts holes. PlotScore agrees.", "PlotScore"),
+    ("Plots\n\nWe draw with PlotLang, a well-known plotting language. PlotLang is short.", "PlotLang"),
+    ("Agents\n\nWe then show the efficacy of our proposed RL-training framework.", "RL-training"),
+])
+def test_guards_keep_a_confident_model_from_calling_these_proposed(text, name, tmp_path):
+    path = _model(tmp_path / "m.json", {"method/proposed": {"bias": 9.0}}, {"method/proposed": 0.5})
+    assert name not in {e.name for e in entities_from_doc(_nlp_with(path)(text))}
 
 
 def test_results_survive_two_processes(tmp_path):
