@@ -438,14 +438,18 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
     """
     if G.number_of_nodes() == 0:
         return {}
+    # Nodes and edges in a fixed order: a subgraph (a focused view) iterates its nodes in set
+    # order, which changes with the process's hash seed, and so would the picture.
+    rank = {n: i for i, n in enumerate(sorted(G, key=lambda n: (str(n), type(n).__name__)))}
     U = nx.Graph()
-    U.add_nodes_from(G)
-    U.add_edges_from((u, v) for u, v in G.edges() if u != v)
+    U.add_nodes_from(sorted(G, key=rank.__getitem__))
+    U.add_edges_from(sorted(((u, v) if rank[u] < rank[v] else (v, u) for u, v in G.edges() if u != v),
+                            key=lambda e: (rank[e[0]], rank[e[1]])))
     parts = [list(g) for g in groups] if groups is not None else _default_groups(G, U)
     seen = {n for g in parts for n in g}
     parts.extend([n] for n in U if n not in seen)
-    parts = [p for p in parts if p]
-    parts.sort(key=lambda p: (-len(p), str(p[0])))
+    parts = [sorted(p, key=rank.__getitem__) for p in parts if p]
+    parts.sort(key=lambda p: (-len(p), rank[p[0]]))
     half = _SPACING / 2 - _PAD
     default = (-half - _PAD, -half - _PAD, half + _PAD, half + _PAD)
     rng = np.random.default_rng(seed)
@@ -454,7 +458,7 @@ def layout_positions(G: nx.Graph, *, seed: int = 0,
     all_xy: list[np.ndarray] = []
     area = 0.0
     for i, part in enumerate(parts):
-        local = _group_layout(U.subgraph(part), rng, seed)
+        local = _group_layout(_subgraph(U, part), rng, seed)
         names = list(local)
         off = np.array([boxes.get(n, default) if boxes else default for n in names], dtype=float)
         w, h = off[:, 2] - off[:, 0], off[:, 3] - off[:, 1]
@@ -571,7 +575,7 @@ def _default_groups(G: nx.Graph, U: nx.Graph) -> list[list[Hashable]]:
     """
     given = {n: c for n, c in G.nodes(data="community") if c is not None}
     out: list[list[Hashable]] = []
-    for cc in sorted(nx.connected_components(U), key=lambda c: (-len(c), min(map(str, c)))):
+    for cc in nx.connected_components(U):  # in U's node order
         if len(cc) <= _EXACT_LIMIT:
             out.append(list(cc))
             continue
@@ -586,8 +590,18 @@ def _default_groups(G: nx.Graph, U: nx.Graph) -> list[list[Hashable]]:
                 comm.setdefault(c, []).append(n)
             out.extend(comm.values())
         else:
-            out.extend(list(c) for c in nx.community.label_propagation_communities(U.subgraph(cc)))
+            out.extend(list(c) for c in nx.community.label_propagation_communities(_subgraph(U, [n for n in U if n in cc])))
     return out
+
+
+def _subgraph(U: nx.Graph, nodes: list[Hashable]) -> nx.Graph:
+    """The subgraph of ``U`` on ``nodes``, its nodes in the order given and its edges in ``U``'s
+    (``U.subgraph`` may iterate in the order of a set)."""
+    inside = set(nodes)
+    H = nx.Graph()
+    H.add_nodes_from(nodes)
+    H.add_edges_from((u, v) for u in nodes for v in U[u] if v in inside)
+    return H
 
 
 def _group_layout(H: nx.Graph, rng: np.random.Generator, seed: int) -> dict[Hashable, tuple[float, float]]:

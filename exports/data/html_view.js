@@ -50,6 +50,9 @@
   var container = document.getElementById("network");
   var network = new vis.Network(container, { nodes: nodes, edges: edges }, options);
   network.once("afterDrawing", function () {
+    // vis-network fits the view before it has measured the labels; fit again with them, so
+    // no label of a node at the edge starts cut off.
+    network.fit({ animation: false });
     window.paperkgDrawn = performance.now();
     document.body.setAttribute("data-drawn", "1");
   });

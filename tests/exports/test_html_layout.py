@@ -176,3 +176,33 @@ def test_small_component_is_drawn_whole():
     pos = layout_positions(G)
     longest = max(abs(pos[u][0] - pos[v][0]) + abs(pos[u][1] - pos[v][1]) for u, v in G.edges())
     assert longest < 200
+
+
+_LAYOUT_DIGEST = """
+import hashlib, sys
+sys.path.insert(0, {here!r})
+from export_graphs import synthetic_graph
+from exports.html import ego_graph, layout_positions
+G = synthetic_graph(400, seed=5)
+focus = max(G, key=lambda n: (G.degree(n), str(n)))
+for H in (ego_graph(G, focus, depth=2), G):
+    pos = layout_positions(H, seed=0)
+    print(hashlib.sha256(repr(sorted((str(n), p) for n, p in pos.items())).encode()).hexdigest())
+"""
+
+
+def test_layout_is_the_same_in_every_process():
+    """A focused view is a subgraph, which iterates its nodes in set order (it changes with
+    PYTHONHASHSEED); the picture must not."""
+    import os
+    import subprocess
+    import sys
+
+    code = _LAYOUT_DIGEST.format(here=str(Path(__file__).resolve().parent))
+    out = []
+    for hash_seed in ("1", "2", "3"):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert r.returncode == 0, r.stderr
+        out.append(r.stdout)
+    assert out[0] == out[1] == out[2]
