@@ -13,6 +13,7 @@ overview 542 (81 shapes).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +207,28 @@ def test_layout_is_the_same_in_every_process():
         assert r.returncode == 0, r.stderr
         out.append(r.stdout)
     assert out[0] == out[1] == out[2]
+
+
+def test_a_node_can_still_be_dragged(browser, seeds_out):
+    """Physics stays off: dragging moves the one node, where the user drops it, and it stays."""
+    path = _view(seeds_out, "kempe-drag", "--author", "Julia Kempe")
+    page, log = open_page(browser, path)
+    try:
+        node = page.evaluate("window.paperkg.data.nodes.find(n => !n.focus).id")
+        start = page.evaluate("""(id) => { const net = window.paperkg.network, p = net.getPositions([id])[id];
+                                  const d = net.canvasToDOM(p), r = net.body.container.getBoundingClientRect();
+                                  return {x: r.left + d.x, y: r.top + d.y, cx: p.x, cy: p.y}; }""", node)
+        others = page.evaluate("(id) => { const p = window.paperkg.network.getPositions(); delete p[id]; return p; }", node)
+        page.mouse.move(start["x"], start["y"])
+        page.mouse.down()
+        page.mouse.move(start["x"] + 60, start["y"] + 40, steps=8)
+        page.mouse.up()
+        page.wait_for_timeout(300)
+        after = page.evaluate("(id) => window.paperkg.network.getPositions([id])[id]", node)
+        rest = page.evaluate("(id) => { const p = window.paperkg.network.getPositions(); delete p[id]; return p; }", node)
+    finally:
+        page.close()
+    moved = math.hypot(after["x"] - start["cx"], after["y"] - start["cy"])
+    assert moved > 30, f"the node did not follow the mouse: {start} -> {after}"
+    assert rest == others  # nothing else moved (no physics pulling the rest along)
+    assert not log.page_errors
