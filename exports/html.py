@@ -350,7 +350,7 @@ def _trim(G: nx.MultiDiGraph, budget: int, order: list[Hashable]) -> nx.MultiDiG
 _EXACT_LIMIT = 300
 #: Random repulsion partners per node and iteration in the sampled layout.
 _SAMPLES = 40
-#: Pixels per node of a group's disc when no node boxes are given (vis-network draws in pixels).
+#: Side of a node's box, in pixels, when no boxes are given (vis-network draws in pixels).
 _SPACING = 36.0
 _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
 #: Free space kept around every node box, in pixels.
