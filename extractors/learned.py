@@ -45,7 +45,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -141,6 +141,10 @@ _WE_PROPOSE = re.compile(r"(?i:\b(?:we|our|this (?:paper|work|study)|here)\b)[^.
 #: a coined token that is a modifier, not a name: "LLM-generated", "RL-based", "GPT-like"
 _MODIFIER_TAIL = re.compile(r"-(?:[a-z]+(?:ed|en|like|based|wise|free|aware|specific|level|style|scale|type|only|"
                             r"driven|guided|inspired|friendly|agnostic|dependent|independent|invariant|efficient))$")
+#: a citation right after a name: "X (Fang et al., 2018)", "X [12]", "[BCMV14]"
+_CITED_AFTER = re.compile(r"\s*(?:\(\s*[A-Z][^()]{0,60}?\d{4}[a-z]?\s*\)|\[[^\]]{1,20}\])")
+_EXISTING = frozenset(("existing", "known", "classic", "classical", "popular", "standard", "conventional",
+                       "well-known", "prior", "previous", "original", "vanilla", "traditional"))
 #: an acronym and a plain word: "RL-training", "LLM-agents" (a compound, not a name)
 _ACRONYM_COMPOUND = re.compile(r"[A-Z]{2,5}-[a-z]{4,}")
 _MARKUP_RUN = re.compile(r"\\[A-Za-z]+\s*\{|[*{}$\\]")
@@ -578,18 +582,20 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
     return f
 
 
-def featurize(doc: Doc, gazetteer: Gazetteer | None = None) -> list[tuple[Candidate, dict[str, float]]]:
-    """Every candidate of ``doc`` (:func:`candidates`) with its :func:`features`."""
+def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *,
+              rules: bool = True) -> list[tuple[Candidate, dict[str, float]]]:
+    """Every candidate of ``doc`` (:func:`candidates`) with its :func:`features`; the names the
+    rules typed only with ``rules`` (they still count for ``doc_has_proposed``)."""
     gaz = gazetteer or load_gazetteer()
     text = doc_text(doc)
     cands = candidates(doc, gaz)
-    if not cands:
+    if not cands or not (rules or any(c.kind != "rule" for c in cands)):
         return []
     proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
     sep = text.find(_SEPARATOR)
     first = _first_proposal(text, sep + len(_SEPARATOR) if sep >= 0 else 0)
     return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first))
-            for c in cands]
+            for c in cands if rules or c.kind != "rule"]
 
 
 @dataclass(frozen=True)
@@ -602,13 +608,18 @@ class Model:
     thresholds: dict[str, float]
     meta: dict[str, Any]
 
-    @property
+    @cached_property
     def index(self) -> dict[str, int]:
-        return _index(self.features)
+        return {f: i for i, f in enumerate(self.features)}
+
+    @cached_property
+    def columns(self) -> dict[str, tuple[float, ...]]:
+        """Feature -> its weight in each class (one dict lookup per feature of a candidate)."""
+        return {f: tuple(row[i] for row in self.weights) for i, f in enumerate(self.features)}
 
     def probabilities(self, feats: dict[str, float]) -> list[float]:
         """Class probabilities (softmax) for one candidate's features."""
-        columns = _columns(self.features, self.weights)
+        columns = self.columns
         scores = [0.0] * len(self.classes)
         for k, v in feats.items():
             col = columns.get(k)
@@ -634,17 +645,6 @@ class Model:
             raise ValueError(f"learned model: classes {classes} or weight shape do not match {CLASSES}")
         return cls(feats, classes, weights, {k: float(v) for k, v in data.get("thresholds", {}).items()},
                    dict(data.get("meta") or {}))
-
-
-@lru_cache(maxsize=8)
-def _columns(features: tuple[str, ...], weights: tuple[tuple[float, ...], ...]) -> dict[str, tuple[float, ...]]:
-    """Feature -> its weight in each class (one dict lookup per feature of a candidate)."""
-    return {f: tuple(row[i] for row in weights) for i, f in enumerate(features)}
-
-
-@lru_cache(maxsize=8)
-def _index(features: tuple[str, ...]) -> dict[str, int]:
-    return {f: i for i, f in enumerate(features)}
 
 
 @lru_cache(maxsize=4)
@@ -705,7 +705,6 @@ class LearnedNames:
         self.change_rules = change_rules
         self.model = load_model(model)
         self.gazetteer = load_gazetteer(gazetteer)
-        self._index = self.model.index
 
     def __call__(self, doc: Doc) -> Doc:
         if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or doc.user_data.get(INFO_KEY)):
@@ -719,10 +718,8 @@ class LearnedNames:
     def predict(self, doc: Doc) -> list[tuple[Candidate, list[float]]]:
         """Every candidate of ``doc`` with its class probabilities (in :data:`CLASSES` order);
         names the rules typed only with ``change_rules``."""
-        if not self.change_rules:
-            return [(c, self.model.probabilities(f)) for c, f in featurize(doc, self.gazetteer)
-                    if c.kind != "rule"]
-        return [(c, self.model.probabilities(f)) for c, f in featurize(doc, self.gazetteer)]
+        return [(c, self.model.probabilities(f))
+                for c, f in featurize(doc, self.gazetteer, rules=self.change_rules)]
 
     def _add(self, doc: Doc) -> None:
         added: list[tuple[int, int, str, str, str]] = []
@@ -796,9 +793,21 @@ def _not_own(text: str, cand: Candidate) -> bool:
 
     s, e = cand.anchor
     before = _CUE_TOKEN.findall(text[max(0, s - 60):s].lower())[-4:]
-    after = _CUE_TOKEN.findall(text[e:e + 40].lower())[:2]
+    tail = _PAREN_START.sub("", _MARKUP_RUN.sub("", text[e:e + 80]), count=1)
+    if text[max(0, s - 1):s] == "[" and text[e:e + 1] == "]":
+        return True  # "[BCMV14]": a citation key
+    after = _CUE_TOKEN.findall(tail[:40].lower())[:2]
     if any(_CUE_WORDS.get(w) == "none" for w in before + after):
         return True
+    appos = _APPOSITIVE.match(tail)
+    if appos is not None:  # "X, a novel dialogue evaluation metric", "X (ABC), a novel task ..."
+        for w in _CUE_TOKEN.findall(tail[appos.end():appos.end() + 60].lower())[:6]:
+            if _CUE_WORDS.get(w) == "none":
+                return True
+            if _plural_fold(w) in _HEADS["method"] or _plural_fold(w) in _HEADS["benchmark"]:
+                break
+    if _CITED_AFTER.match(tail) or any(w in _EXISTING for w in before):
+        return True  # "X (Fang et al., 2018)", "the existing algorithm X"
     if cand.kind == "token" and _ACRONYM_COMPOUND.fullmatch(cand.short):
         return True
     sep = text.find(_SEPARATOR)
