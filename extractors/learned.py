@@ -314,6 +314,8 @@ def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: b
             break
         if ls < abstract_start or le - ls > _MAX_NAME:
             continue
+        if any(occupied[ls:le]) or any(occupied[ss:se]):
+            continue  # typed where it is defined (most definitions): no need to find the others
         long_surface = text[ls:le]
         short_surface = text[ss:se]
         long_clean = clean_view(long_surface).text.strip() if _MARKUP.search(long_surface) else long_surface
@@ -707,8 +709,9 @@ class LearnedNames:
         self.gazetteer = load_gazetteer(gazetteer)
 
     def __call__(self, doc: Doc) -> Doc:
-        if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or doc.user_data.get(INFO_KEY)):
-            return doc
+        if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY)
+                or (self.change_rules and doc.user_data.get(INFO_KEY))):
+            return doc  # nothing untyped (and the rules' names are not asked about)
         try:
             self._add(doc)
         except Exception:  # noqa: BLE001 - a learned extra must never take the extraction down
