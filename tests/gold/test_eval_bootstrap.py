@@ -44,10 +44,19 @@ def test_interval_narrows_with_more_abstracts() -> None:
 def test_a_pair_waiting_behind_the_held_out_pair_cannot_be_scored(monkeypatch) -> None:
     """A split in NEXT_HELD_OUT waits for HELD_OUT to be reported: refused alone or joined."""
     ev = _eval_module()
-    monkeypatch.setattr(ev, "NEXT_HELD_OUT", ("test12", "test13"))
-    for value in ("test12", "test13", "test6+test12"):
+    monkeypatch.setattr(ev, "NEXT_HELD_OUT", ("test14", "test15"))
+    for value in ("test14", "test15", "test6+test14"):
         with pytest.raises(argparse.ArgumentTypeError, match="waits, unscored"):
             ev._split_arg(value)
     assert ev._split_arg("test6+test7") == "test6+test7"
     with pytest.raises(argparse.ArgumentTypeError, match="unknown split"):
         ev._split_arg("test99")
+
+
+def test_held_out_and_out_of_domain_splits_refuse_errors(capsys) -> None:
+    """--errors is refused on the held-out pair and on ood1: their errors are never listed."""
+    ev = _eval_module()
+    for split in ("held-out", *ev.HELD_OUT, "ood1", f"test6+{ev.HELD_OUT[0]}"):
+        with pytest.raises(SystemExit):
+            ev.main(["--split", split, "--errors", "--only", "gold"])
+        assert "held out" in capsys.readouterr().err
