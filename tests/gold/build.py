@@ -57,33 +57,15 @@ def source_of(rec_id: str) -> str:
 
 
 def parse_ann(path: Path) -> list[dict]:
-    blocks: list[dict] = []
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("@"):
-            blocks.append({"id": line[1:].strip(), "entities": [], "notes": []})
-            continue
-        if line.startswith("-"):
-            blocks[-1]["notes"].append(line[1:].strip())
-            continue
-        m = re.match(r"([MB])\s+([PU])\s+(.+)$", line)
-        if not m:
-            sys.exit(f"{path}:{lineno}: cannot parse {raw!r}")
-        body, _, opts = m.group(3).partition(";")
-        forms = [f.strip() for f in body.split("|") if f.strip()]
-        skip = set()
-        if opts.strip():
-            key, _, val = opts.strip().partition("=")
-            if key.strip() != "skip":
-                sys.exit(f"{path}:{lineno}: unknown option {opts!r}")
-            skip = {int(v) for v in val.split(",")}
-        blocks[-1]["entities"].append(
-            {"type": TYPES[m.group(1)], "role": ROLES[m.group(2)], "name": forms[0],
-             "aliases": forms[1:], "skip": skip, "lineno": lineno}
-        )
-    return blocks
+    """The blocks of an annotation file (``extractors.build_silver.parse_batch`` reads the format
+    for the gold and the silver batches alike); a line it cannot read stops with its file and line."""
+    from extractors.build_silver import parse_batch
+    from kg.errors import InputError
+
+    try:
+        return parse_batch(Path(path))
+    except InputError as err:
+        sys.exit(str(err))
 
 
 def _find(text: str, form: str) -> list[tuple[int, int]]:

@@ -10,7 +10,6 @@ SPARQL 1.1 Query (13.2) says what FROM NAMED alone leaves in the default graph (
 
 from __future__ import annotations
 
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -47,16 +46,9 @@ def two_graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(two_graphs: Path) -> Iterator[SparqlServer]:
-    srv = make_server(two_graphs, port=0, timeout=10, workers=1)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
+def server(two_graphs: Path, serving) -> Iterator[SparqlServer]:
+    with serving(make_server(two_graphs, port=0, timeout=10, workers=1)) as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
 
 
 def ask(url: str, query: str, *, method: str = GET, default: tuple[str, ...] = (),

@@ -6,7 +6,6 @@ new one, so two workers of one server answered for two builds."""
 from __future__ import annotations
 
 import json
-import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -30,16 +29,9 @@ def out(tmp_path: Path, demo_dir: Path) -> Path:
 
 
 @pytest.fixture()
-def server(out: Path) -> Iterator[SparqlServer]:
-    srv = make_server(out, port=0, timeout=30, workers=2)
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
+def server(out: Path, serving) -> Iterator[SparqlServer]:
+    with serving(make_server(out, port=0, timeout=30, workers=2)) as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(5)
 
 
 def _count(url: str) -> int:
