@@ -8,6 +8,7 @@ failure, not a skip: tests that silently skip prove nothing.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,23 @@ def seeds_dir(shared_data: Path) -> Path:
 @pytest.fixture(scope="session")
 def demo_dir() -> Path:
     return REPO / "kg" / "data" / "demo"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """Mount a tmpfs of a given size (root and a kernel that allows it; else skip), unmount after."""
+    mounted: list[Path] = []
+
+    def mount(size: str, where: Path | None = None) -> Path:
+        where = where or tmp_path / f"disk-{size}"
+        where.mkdir(exist_ok=True)
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.skip(f"cannot mount a small tmpfs here: {proc.stderr.strip()}")
+        mounted.append(where)
+        return where
+
+    yield mount
+    for where in reversed(mounted):
+        subprocess.run(["umount", str(where)], check=False)

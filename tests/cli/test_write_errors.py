@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from kg.cli import main
 from kg.errors import WorkspaceError
 from kg.io import atomic_write
 
@@ -35,26 +34,6 @@ def test_kg_export_to_a_full_device_is_one_line(seed_graph_ws: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
         "kg: error: /dev/full: cannot write: No space left on device (nothing was replaced)"]
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """Mount a tmpfs of a given size (root and a kernel that allows it; else skip), unmount after."""
-    mounted: list[Path] = []
-
-    def mount(size: str) -> Path:
-        where = tmp_path / f"disk-{size}"
-        where.mkdir()
-        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.skip(f"cannot mount a small tmpfs here: {proc.stderr.strip()}")
-        mounted.append(where)
-        return where
-
-    yield mount
-    for where in mounted:
-        subprocess.run(["umount", str(where)], check=False)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root")

@@ -245,26 +245,6 @@ def test_a_symlinked_build_folder_and_output_keep_their_links(tmp_path: Path, bu
 
 # --------------------------------------------------------------------------- real file systems
 
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """Mount a tmpfs of a given size (root and a kernel that allows it; else skip), unmount after."""
-    mounted: list[Path] = []
-
-    def mount(size: str, where: Path | None = None) -> Path:
-        where = where or tmp_path / f"disk-{size}"
-        where.mkdir(exist_ok=True)
-        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.skip(f"cannot mount a small tmpfs here: {proc.stderr.strip()}")
-        mounted.append(where)
-        return where
-
-    yield mount
-    for where in reversed(mounted):
-        subprocess.run(["umount", str(where)], check=False)
-
-
 def _kb(path: Path) -> int:
     """Space ``path`` takes on its file system, in KiB (du)."""
     out = subprocess.run(["du", "-sk", str(path)], capture_output=True, text=True, check=True).stdout

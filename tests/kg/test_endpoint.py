@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -37,25 +36,16 @@ def build(tmp_path_factory: pytest.TempPathFactory, seeds_dir: Path) -> Workspac
                      options=BuildOptions(html=False, progress=False)).workspace
 
 
-def _start(server: SparqlServer) -> Iterator[SparqlServer]:
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        t.join(5)
+@pytest.fixture(scope="module")
+def server(build: Workspace, serving) -> Iterator[SparqlServer]:
+    with serving(make_server(build, port=0, timeout=3, max_rows=1000)) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
-def server(build: Workspace) -> Iterator[SparqlServer]:
-    yield from _start(make_server(build, port=0, timeout=3, max_rows=1000))
-
-
-@pytest.fixture(scope="module")
-def capped(build: Workspace) -> Iterator[SparqlServer]:
-    yield from _start(make_server(build, port=0, timeout=1, max_rows=5, workers=1))
+def capped(build: Workspace, serving) -> Iterator[SparqlServer]:
+    with serving(make_server(build, port=0, timeout=1, max_rows=5, workers=1)) as srv:
+        yield srv
 
 
 def _client(url: str, q: str, fmt: str = JSON, method: str | None = None) -> SPARQLWrapper:
@@ -195,14 +185,10 @@ def test_timeout_stops_the_query_and_the_server_recovers(capped: SparqlServer) -
     assert res["boolean"] is True
 
 
-def test_in_memory_workers_answer_the_same(build: Workspace, server: SparqlServer) -> None:
-    gen = _start(make_server(build, port=0, workers=1, memory=True))
-    mem = next(gen)
-    try:
+def test_in_memory_workers_answer_the_same(build: Workspace, server: SparqlServer, serving) -> None:
+    with serving(make_server(build, port=0, workers=1, memory=True)) as mem:
         for q in (NAMES, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"):
             assert _client(mem.url, q).query().convert() == _client(server.url, q).query().convert()
-    finally:
-        gen.close()
 
 
 def test_kg_serve_command(build: Workspace) -> None:
