@@ -12,6 +12,13 @@ The pool is every id of ``iclr2024.jsonl`` and ``icml2023.jsonl`` with a non-emp
 the pool (about 690 abstracts) is left untouched for later held-out gold splits: a later gold
 draw must avoid both ``sample.choose`` and every id printed here.
 
+The *other-venue* batches (``batch61`` ... ``batch80``, drawn in the seventh session) teach the
+extractor names of other venues and years: ``OTHER_PER_SOURCE`` ids of each of
+``OTHER_SOURCES`` (NeurIPS 2018, ICML 2019, IJCAI 2024, COLM 2024 and 2025) that the
+out-of-domain gold split ``ood1`` (``sample.choose_ood``) does not hold, one seeded generator per
+source; the 800 ids are then shuffled together and cut into batches of ``BATCH``, so each batch
+mixes the venues.
+
 Run ``python tests/gold/silver/draw.py`` (optionally ``--data DIR``); it prints
 ``batch<TAB>source<TAB>id``. ``--batch batch07`` prints that batch's ids only.
 """
@@ -27,6 +34,9 @@ HERE = Path(__file__).resolve().parent
 SEED = "20240531:silver"
 SILVER_SIZE = 2400
 BATCH = 40
+OTHER_SEED = "20240531:silver-other"
+OTHER_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2024.jsonl", "colm2025.jsonl")
+OTHER_PER_SOURCE = 160
 
 
 def _sample_module():
@@ -47,10 +57,27 @@ def draw(data: Path) -> list[tuple[str, str, str]]:
         if rec_id not in taken
     ]
     random.Random(SEED).shuffle(pool)
+    first = SILVER_SIZE // BATCH
     return [
         (f"batch{n // BATCH + 1:02d}", source, rec_id)
         for n, (source, rec_id) in enumerate(pool[:SILVER_SIZE])
+    ] + [
+        (f"batch{first + n // BATCH + 1:02d}", source, rec_id)
+        for n, (source, rec_id) in enumerate(draw_other(data, sample))
     ]
+
+
+def draw_other(data: Path, sample=None) -> list[tuple[str, str]]:
+    """Return ``(source, id)`` of the other-venue silver abstracts, in batch order."""
+    sample = sample or _sample_module()
+    held = {rec_id for _, _, rec_id in sample.choose_ood(data)}
+    chosen = []
+    for source in OTHER_SOURCES:
+        ids = [i for i in sample.read_ids(data / "confpapers" / "jsonl" / source) if i not in held]
+        rng = random.Random(f"{OTHER_SEED}:{source}")
+        chosen += [(source, i) for i in rng.sample(ids, OTHER_PER_SOURCE)]
+    random.Random(OTHER_SEED).shuffle(chosen)
+    return chosen
 
 
 def main() -> None:

@@ -33,7 +33,8 @@ def drawn(shared_data: Path) -> dict[str, list[str]]:
 @pytest.fixture(scope="module")
 def abstracts(shared_data: Path) -> dict[str, str]:
     out = {}
-    for source in ("iclr2024.jsonl", "icml2023.jsonl"):
+    draw = _load("silver_draw", HERE / "draw.py")
+    for source in ("iclr2024.jsonl", "icml2023.jsonl", *draw.OTHER_SOURCES):
         with open(shared_data / "confpapers" / "jsonl" / source, encoding="utf-8") as fh:
             for line in fh:
                 rec = json.loads(line)
@@ -44,8 +45,10 @@ def abstracts(shared_data: Path) -> dict[str, str]:
 def test_draw_is_disjoint_from_every_gold_split(shared_data: Path, drawn: dict[str, list[str]]) -> None:
     gold = {rec_id for _, _, rec_id in _load("gold_sample", HERE.parent / "sample.py").choose(shared_data)}
     silver = [i for ids in drawn.values() for i in ids]
-    assert len(silver) == len(set(silver)) == 2400
+    assert len(silver) == len(set(silver)) == 3200
     assert not gold & set(silver)
+    ood = {rec_id for _, _, rec_id in _load("gold_sample", HERE.parent / "sample.py").choose_ood(shared_data)}
+    assert not ood & set(silver)
     assert all(len(ids) == 40 for ids in drawn.values())
 
 
