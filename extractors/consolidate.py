@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from extractors.gazetteer import entity_key
 from kg.records import Entity, Mention, Record
@@ -97,6 +97,10 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             for a in e.aliases:
                 surfaces[g][a] += 0
     canonical = {g: _pick_name(c) for g, c in name_votes.items()}
+    long_forms: dict[str, tuple[str, ...]] = {
+        g: tuple(sorted({f for f in (*c, *surfaces[g]) if " " in f.strip()}, key=len, reverse=True))
+        for g, c in name_votes.items()}
+    lower_seen = _LowerSeen(records)
     gtype = {g: c.most_common(1)[0][0] if len(c) == 1 or c.most_common(2)[0][1] > c.most_common(2)[1][1] else None
              for g, c in type_votes.items()}
 
@@ -128,7 +132,11 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             g = groups.find(k)
             if g not in gtype or g in seen_groups and (gtype[g] or "x") is None:
                 continue
-            if len(papers[g] - {i}) < 1:
+            sources = papers[g] - {i}
+            if len(sources) < 1:
+                continue
+            if not _spreads(text, s, e_, field, rec, len(sources) == 1, long_forms.get(g, ()), surfaces[g],
+                            lower_seen):
                 continue
             etype = gtype.get(g)
             if etype is None:
@@ -176,3 +184,112 @@ def _clean(text: str) -> str:
 def _pick_name(names: Counter) -> str:
     """Most frequent paper-level name; ties go to the longer (more explicit) one."""
     return max(sorted(names), key=lambda n: (names[n], len(n)))
+
+
+# ----------------------------------------------------------------------------- spreading evidence
+# A candidate is only letters the rules did not type. Another paper's name is recognised in it when
+# the letters carry the name: not inside a URL, not an ordinary compound in Title Case or capitals
+# ("Self-Supervised" in a title), and, for a name that one paper alone knows (a coined acronym is
+# ambiguous: "SAN", "PCL", "ADM" name different things in different papers), only in the abstract
+# with evidence there: a coined spelling ("NEFTune", "PriDe"), the long form, or an acronym used
+# as a name on its own ("ECO is simple"; not "40 TiB", "AMD MI300", "the proposed PCL", "(DSS)").
+_URL_CHUNK = re.compile(r"https?://|www\.|github\.|huggingface\.|\w\.(?:com|org|io|net|ai)\b")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*s?")
+_TITLE_OR_CAPS = re.compile(r"[A-Z][a-z]+|[A-Z]+")
+_WORD_BEFORE = re.compile(r"([\w#.,]+)\W*$")
+_WORD_AFTER = re.compile(r"^\W{0,2}?([\w]+)")
+_UNIT_BEFORE = re.compile(r"(?:\d[\d.,]*[KMBGTkmb]?\s*|[%#]\s*|\w|\))$")
+_VENUE_AFTER = re.compile(r"\s*(?:,\s*)?['’]?\d{2,4}\b")
+_OWN_DEF_BEFORE = re.compile(r"\(\s*(?:abbr\.?|abbreviated|short for|or)?\s*(?:\$?\{?\\\w+\s*)?$")
+_OWN_DEF_AFTER = re.compile(r"\}?\$?\s*\)")
+_OWN_BEFORE = re.compile(r"\b(?:proposed|novel|new|our|introduced|we)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+class _LowerSeen:
+    """How often the corpus's abstracts write a form in lower case (counted on demand, at most 2)."""
+
+    def __init__(self, records: Sequence[Record]) -> None:
+        self.records = records
+        self.joined: str | None = None
+        self.counts: dict[str, int] = {}
+
+    def __call__(self, low: str) -> int:
+        n = self.counts.get(low)
+        if n is None:
+            if self.joined is None:
+                self.joined = "\n".join(r.abstract or "" for r in self.records)
+            n = 0
+            for form in {low, low.replace("-", " ")}:
+                for m in re.finditer(re.escape(form) + r"(?![\w-])", self.joined):
+                    if m.start() == 0 or not (self.joined[m.start() - 1].isalnum() or self.joined[m.start() - 1] in "-_"):
+                        n += 1
+                        if n >= 2:
+                            break
+            self.counts[low] = n
+        return n
+
+
+def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_source: bool,
+             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: _LowerSeen) -> bool:
+    """Does the candidate ``text`` at ``start:end`` of ``rec``'s ``field`` name the corpus's entity?
+
+    ``single_source``: one other paper alone names the entity; ``long_forms``: its names of
+    several words; ``spellings``: the surfaces other papers write.
+    """
+    doc = (rec.title if field == "title" else rec.abstract) or ""
+    if doc[start:end] != text:  # offsets from another text: keep the old behaviour
+        return True
+    lo = doc.rfind(" ", 0, start) + 1
+    hi = doc.find(" ", end)
+    if _URL_CHUNK.search(doc[lo:hi if hi >= 0 else len(doc)]):
+        return False
+    if single_source and not _single_source_evidence(text, start, end, field, doc, long_forms, spellings):
+        return False
+    parts = text.split("-")
+    if all(_TITLE_OR_CAPS.fullmatch(p) for p in parts):
+        if len(parts) == 1:
+            # a word in capitals among words in capitals ("CODE ... AT SCALE") is an English word
+            return not (text.isupper() and _shouting_context(doc, start, end) and _is_common(text))
+        if lower_seen(text.lower()) >= 2:
+            return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
+    return True
+
+
+def _is_common(word: str) -> bool:
+    from extractors.gazetteer import load_gazetteer
+
+    return load_gazetteer().is_common_word(word)
+
+
+def _single_source_evidence(text: str, start: int, end: int, field: str, doc: str,
+                            long_forms: Sequence[str], spellings: Mapping[str, int]) -> bool:
+    """Evidence in this abstract that a name known from one other paper is meant here."""
+    if field != "abstract":
+        return False  # a title is set in Title Case: its capitals say nothing
+    before = doc[max(0, start - 40):start]
+    after = doc[end:end + 30]
+    if _UNIT_BEFORE.search(before) or _VENUE_AFTER.match(after) or after.startswith("- "):
+        return False  # a unit, a class, a venue or a modifier: "8.5M SOPs", "#EXP", "(SODA, 2023)", "S1- and"
+    if _OWN_DEF_BEFORE.search(before) and _OWN_DEF_AFTER.match(after):
+        return False  # "(DSS)", "(abbr. ASAP)": the paper's own abbreviation, defined in a way the detector missed
+    low_doc = doc.lower()
+    if any(f.lower() in low_doc for f in long_forms):
+        return True
+    if _CAMEL.search(text.rstrip("s")) and text in spellings:
+        return True  # the coiner's own spelling: "NEFTune", "PriDe" ("STeering" is not "STEERING")
+    if not _ACRONYM.fullmatch(text):
+        return False
+    if _OWN_BEFORE.search(before):
+        return False  # "the proposed PCL", "a novel DFF": the paper's own name for its own thing
+    m = _WORD_AFTER.match(after)
+    if m is not None and after[:1] == " " and (m.group(1)[:1].isupper() or m.group(1)[:1].isdigit()):
+        return False  # part of a longer name: "AMD MI300"
+    return True
+
+
+def _shouting_context(doc: str, start: int, end: int) -> bool:
+    """Is a word in capitals next to another word in capitals (a title set in capitals)?"""
+    b = _WORD_BEFORE.search(doc[max(0, start - 30):start])
+    a = _WORD_AFTER.match(doc[end:end + 30])
+    return any(x is not None and len(x.group(1)) > 1 and x.group(1).isupper() for x in (a, b))

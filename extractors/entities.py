@@ -765,7 +765,11 @@ class EntityRecognizer:
                 entry = None  # "math benchmarks" is not MATH
                 if rule in ("bench_head", "bench_list", "method_head"):
                     return
-            if entry is None and not self.is_name(name, loose=loose):
+            if entry is None and not self.is_name(name, loose=loose) and not (
+                    rule == "propose" and role == PROPOSED and _OWN_STOP_NAME.fullmatch(name) and gaz.is_stop(name)
+                    and _FOLLOWED_BY_PUNCT.match(ct, ce)):
+                # a stop word in capitals that the authors name their own thing ("we introduce
+                # SAT, a ... dataset") is their name in this paper: the stoplist is for other uses
                 return
             if entry is None and loose and rule not in ("bench_head", "bench_list", "cited", "our") \
                     and not self.is_name(name) and not _FOLLOWED_BY_PUNCT.match(ct, ce):
@@ -1811,6 +1815,8 @@ class EntityRecognizer:
         doc.user_data[CANDIDATES_KEY] = cand_list
 
 
+#: an acronym of three to eight capitals (digits after the first): a stoplisted one may still be a paper's own name
+_OWN_STOP_NAME = re.compile(r"[A-Z][A-Z0-9]{2,7}")
 _COINED_REST = r"(?:\w*?[A-Z0-9]\w*+|\w*+(?=-[A-Z0-9]))(?:-\w++)*+"
 _COINED_UPPER = re.compile(r"[A-Z](?<![\w\\$.-].)" + _COINED_REST)
 _COINED_LOWER = re.compile(r"[a-z]++(?=[A-Z0-9_])" + _COINED_REST)

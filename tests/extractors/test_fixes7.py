@@ -1,0 +1,127 @@
+"""Fixes of the seventh round: corpus spreading, own names against the stoplist and the gazetteer,
+curated data, LaTeX-written acronyms and inline HTML tags.
+
+Every abstract here is invented for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.consolidate import consolidate_corpus
+from extractors.pipeline import RawExtraction
+from kg.records import Entity, Mention, Record
+from kg.schema import EntityType, Role
+
+
+# ----------------------------------------------------------------------------- 1. corpus spreading
+def _record(rid: str, abstract: str, title: str = "A study") -> Record:
+    return Record(id=rid, title=title, abstract=abstract)
+
+
+def _coiner(rid: str, short: str, long: str) -> tuple[Record, RawExtraction]:
+    """A paper that coins ``long (short)`` and proposes it (as the pipeline reports it)."""
+    text = f"We propose {long} ({short}), a new method for routing."
+    s = text.index(long)
+    a = text.index(f"({short})") + 1
+    ent = Entity(EntityType.METHOD, long, Role.PROPOSED, (short,),
+                 (Mention(s, s + len(long), long, "abbreviation"), Mention(a, a + len(short), short, "abbreviation")))
+    return _record(rid, text), RawExtraction(rid, (ent,), definitions=((short, long, "abstract"),))
+
+
+def _reader(rid: str, abstract: str, surface: str, title: str = "A study") -> tuple[Record, RawExtraction]:
+    """A paper where ``surface`` occurs untyped (a candidate) at every place, title included."""
+    cands = []
+    for field, text in (("title", title), ("abstract", abstract)):
+        start = text.find(surface)
+        while start >= 0:
+            cands.append((surface, start, start + len(surface), field))
+            start = text.find(surface, start + 1)
+    return _record(rid, abstract, title), RawExtraction(rid, candidates=tuple(cands))
+
+
+def _spread(pairs: list[tuple[Record, RawExtraction]]) -> dict[str, list[tuple[str, str]]]:
+    recs, raws = zip(*pairs)
+    out = consolidate_corpus(list(recs), list(raws))
+    return {r.id: [(m.text, m.field) for e in r.entities if e.type is not EntityType.CONCEPT
+                   for m in e.mentions if m.rule == "corpus"] for r in out}
+
+
+def test_a_coined_acronym_of_one_paper_spreads_where_it_is_used_as_a_name() -> None:
+    got = _spread([
+        _coiner("a", "XQR", "Cross Query Routing"),
+        _reader("b", "Compared with XQR, our router halves the latency.", "XQR"),
+    ])
+    assert got["b"] == [("XQR", "abstract")]
+
+
+@pytest.mark.parametrize("abstract, title", [
+    ("Each step moves 40 XQR of data between the nodes.", "A study"),                   # a unit
+    ("Code is at https://github.com/someone/XQR for everyone.", "A study"),            # a URL
+    ("The proposed XQR reduces the cost of routing.", "A study"),                      # the paper's own
+    ("We measure latency on XQR M300 accelerators.", "A study"),                       # a longer name
+    ("Routing is studied here (XQR) with a new bound.", "A study"),                    # own definition
+    ("Routing is hard in general.", "XQR Routing of Packets"),                         # the title only
+])
+def test_a_coined_acronym_of_one_paper_does_not_spread_without_evidence(abstract: str, title: str) -> None:
+    got = _spread([_coiner("a", "XQR", "Cross Query Routing"), _reader("b", abstract, "XQR", title)])
+    assert got["b"] == []
+
+
+def test_the_long_form_in_the_paper_is_evidence_for_its_acronym() -> None:
+    abstract = "Unlike cross query routing, the XQR Module of our system batches requests."
+    got = _spread([_coiner("a", "XQR", "Cross Query Routing"), _reader("b", abstract, "XQR")])
+    assert got["b"] == [("XQR", "abstract")]
+
+
+def test_a_coined_spelling_spreads_only_as_the_coiner_writes_it() -> None:
+    coiner = _record("a", "We propose NoiZTune, a finetuning recipe.")
+    s = coiner.abstract.index("NoiZTune")
+    raw = RawExtraction("a", (Entity(EntityType.METHOD, "NoiZTune", Role.PROPOSED, (),
+                                     (Mention(s, s + 8, "NoiZTune", "propose"),)),))
+    got = _spread([
+        (coiner, raw),
+        _reader("b", "Noise recipes such as NoiZTune (Doe et al., 2024) help.", "NoiZTune"),
+        _reader("c", "Noise recipes: the NOIZTune variant stays untested.", "NOIZTune"),
+    ])
+    assert got["b"] == [("NoiZTune", "abstract")]
+    assert got["c"] == []
+
+
+def test_an_ordinary_compound_in_title_case_is_no_name() -> None:
+    pairs = []
+    for rid in ("a", "b"):  # two papers typed "Black-Box" as a method
+        text = "Black-Box optimizers are compared."
+        ent = Entity(EntityType.METHOD, "Black-Box", Role.USED, (), (Mention(0, 9, "Black-Box", "method_head"),))
+        pairs.append((_record(rid, text), RawExtraction(rid, (ent,))))
+    pairs.append(_reader("c", "We attack black-box models with few queries.", "Black-Box",
+                         title="Black-Box Attacks with Few Queries"))
+    pairs.append(_reader("d", "Many black-box methods exist; Black-Box Tuning is one.", "Black-Box"))
+    got = _spread(pairs)
+    assert got["c"] == [] and got["d"] == []
+
+
+def test_known_names_still_spread_from_several_papers() -> None:
+    pairs = []
+    for rid in ("a", "b"):
+        text = "We evaluate on CIFAR-10 images."
+        s = text.index("CIFAR-10")
+        ent = Entity(EntityType.BENCHMARK, "CIFAR-10", Role.USED, ("Cifar-10",),
+                     (Mention(s, s + 8, "CIFAR-10", "gazetteer"),))
+        pairs.append((_record(rid, text), RawExtraction(rid, (ent,))))
+    pairs.append(_reader("c", "Results on Cifar-10 are strong.", "Cifar-10", title="Cifar-10 Results"))
+    got = _spread(pairs)
+    assert sorted(got["c"]) == [("Cifar-10", "abstract"), ("Cifar-10", "title")]
+
+
+# ----------------------------------------------------------------------------- 1b. stoplist vs own name
+def test_a_stoplisted_acronym_the_paper_introduces_is_its_own_name(extract) -> None:
+    ents = extract("Annotating motion is costly. Hence, we introduce SAT, a simulated spatial aptitude "
+                   "dataset of 175K questions. Models trained on SAT improve.")
+    got = {(e.type.value, e.role.value, e.name) for e in ents}
+    assert ("benchmark", "proposed", "SAT") in got
+
+
+def test_a_stoplisted_acronym_is_still_no_name_elsewhere(extract) -> None:
+    ents = extract("We speed up SAT solvers with a learned branching heuristic, and we use SAT instances.")
+    assert not any(e.name == "SAT" for e in ents)
