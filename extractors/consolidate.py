@@ -10,7 +10,11 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
 - **Type by majority**: a group typed as a method in most papers is a method everywhere.
 - **Known names recognised everywhere**: a coined name a paper mentions without any rule firing
   (kept as a candidate) becomes a ``used`` mention (rule ``corpus``) when the group is known from
-  another paper: an acronym defined in one abstract is recognised in the others.
+  another paper: an acronym defined in one abstract is recognised in the others. Only where the
+  letters carry the name (:func:`_spreads`): not inside a URL, not an ordinary compound in Title
+  Case ("Self-Supervised" in a title), and a name one other paper alone knows only in the
+  abstract with evidence there (its long form, the coiner's coined spelling, or an acronym used
+  as a name on its own rather than as a unit, a venue or the paper's own abbreviation).
 
 Roles stay per paper. The concepts module's ``consolidate_concepts(records)`` runs last when it
 exists.

@@ -186,7 +186,7 @@ _PROPOSE_ANCHORS = ("We", "we", "This", "this", "Our", "our", "The", "the", "pro
 # with a literal, which the regex engine skips to (an alternative of _PROPOSE would be tried at
 # every position of the text)
 _PROPOSE_AND = re.compile(r"and (?:then |further |also |thus )?"
-                          r"(?:propose|introduce|present|develop|design|devise|establish|construct)\b")
+                          r"(?:propose|introduce|present|develop|design|devise|establish|construct|release)\b")
 _PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
 # "we show ... by designing a X (ABC) algorithm": the authors' means
 # no leading \b: a pattern that starts with its literal "by " is searched for that string (a
@@ -787,6 +787,12 @@ class EntityRecognizer:
                 # Sophia, a ..." and the title); the gazetteer knows its type
                 if role == PROPOSED:
                     known_proposals[entity_key(name)].add(rule)
+                    vm = _SIZE.match(ct, ce) or (None if name[-1:].isdigit() else _VERSION_AFTER.match(ct, ce))
+                    if rule == "propose" and (vm is not None or _VERSION_GLUED.search(name)):
+                        # "We present OLMo 2, ...", "we release Mistral 7B": a known family with its
+                        # version or size right after a proposal verb is the paper's own release
+                        vend = ce if vm is None else vm.end("v") if "v" in vm.re.groupindex else vm.end()
+                        known_proposals[entity_key(ct[cs:vend])].update((rule, "versioned"))
                 role = USED
                 label = METHOD if entry.type == "method" else BENCHMARK
             out.append(_Cand(s, e, label, role, rule, _canonical(gaz, name), priority))
@@ -809,8 +815,11 @@ class EntityRecognizer:
             a = _AFTER_VERB.match(ct, pend)
             if a:
                 ns, ne = a.span("name")
+                vm = _SIZE.match(ct, ne) or _VERSION_AFTER.match(ct, ne) if gaz.lookup(a.group("name")) else None
+                if vm is not None:  # "we release Llama 2, ...": a known family with its version or size
+                    ne = vm.end("v") if "v" in vm.re.groupindex else vm.end()
                 follow = ct[ne:ne + 30]
-                strict = self.is_name(a.group("name"))
+                strict = self.is_name(ct[ns:ne])
                 modifier = _FOLLOWED_BY_NOUN.match(follow) is not None
                 if (strict or _FOLLOWED_BY_PUNCT.match(follow)) and not modifier \
                         and not self._head_is_none(ct, ne) \
@@ -1679,9 +1688,10 @@ class EntityRecognizer:
 
     def _head_is_none(self, ct: str, pos: int, *, clean: bool = True) -> bool:
         window = ct[pos:pos + 70]
+        # "a series of large language models" ends in the method head "language model(s)", not "language"
         m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
-                     rf"({_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", window, re.IGNORECASE)
-        return bool(m and _head_label(m.group(2)) is None)
+                     rf"(language models?|{_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", window, re.IGNORECASE)
+        return bool(m and not m.group(2).lower().startswith("language model") and _head_label(m.group(2)) is None)
 
     def _label_before(self, ct: str, pos: int, *, window: int = 60) -> str | None:
         window = ct[max(0, pos - window):pos]

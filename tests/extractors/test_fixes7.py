@@ -125,3 +125,25 @@ def test_a_stoplisted_acronym_the_paper_introduces_is_its_own_name(extract) -> N
 def test_a_stoplisted_acronym_is_still_no_name_elsewhere(extract) -> None:
     ents = extract("We speed up SAT solvers with a learned branching heuristic, and we use SAT instances.")
     assert not any(e.name == "SAT" for e in ents)
+
+
+# ----------------------------------------------------------------------------- 2. known names, own release
+@pytest.mark.parametrize("title, abstract, name", [
+    ("Two OLMos", "We present OLMo 2, the next generation of our fully open language models. OLMo 2 is "
+     "trained on more tokens.", "OLMo 2"),
+    ("A report", "In this report, we introduce Qwen2.5, a comprehensive series of large language models.",
+     "Qwen2.5"),
+    ("Llama 2: Open Models", "In this work, we develop and release Llama 2, a collection of pretrained "
+     "models ranging from 7 billion to 70 billion parameters.", "Llama 2"),
+    ("A small model", "We release Mistral 7B, a language model engineered for efficiency. Mistral 7B beats "
+     "larger models.", "Mistral 7B"),
+])
+def test_a_known_family_with_its_version_after_a_proposal_verb_is_proposed(extract, title, abstract, name) -> None:
+    got = {(e.name, e.role.value) for e in extract(abstract, title)}
+    assert (name, "proposed") in got
+
+
+def test_known_names_used_or_compared_stay_used(extract) -> None:
+    ents = extract("We fine-tune Llama 2 7B and compare it with OLMo 2 on GSM8K. We present GPT-4 results "
+                   "and a new decoding method evaluated with Mistral 7B.")
+    assert {e.role.value for e in ents} == {"used"}
