@@ -103,22 +103,40 @@ def _rules_nlp() -> Any:
     return nlp
 
 
+def _ext_label(ext: L.Extension, gold: dict[str, Any]) -> str:
+    key = match_key(ext.surface)
+    for ent in gold["entities"]:
+        if key in E._keys([ent["name"], *ent.get("aliases", ()), *(m["text"] for m in ent["mentions"])]):
+            return f"{ent['type']}/{ent['role']}"
+    return "none"
+
+
+def all_examples(golds: list[dict[str, Any]]) -> tuple[list[tuple[dict[str, float], str, str]],
+                                                        list[tuple[dict[str, float], str, str]]]:
+    """:func:`examples` and the extension examples (features, gold class of the extended surface,
+    description ``extend-<side> <id> <surface>/<inner>``) of the given annotated abstracts, from
+    one run of the rules."""
+    nlp = _rules_nlp()
+    gaz = load_gazetteer()
+    records = E._load_records(golds)
+    texts = [_join(r)[0] for r in records]
+    out, ext = [], []
+    for g, text, doc in zip(golds, texts, nlp.pipe(texts, batch_size=64)):
+        for c, f in L.featurize(doc, gaz):
+            tag = f"rule:{c.rule_class}" if c.kind == "rule" else c.kind
+            out.append((f, _label(c, text, g), f"{tag} {g['id']} {c.name!r}/{c.short!r}"))
+        for x, f in L.featurize_extensions(doc, gaz):
+            ext.append((f, _ext_label(x, g), f"extend-{x.side} {g['id']} {x.surface!r}/{x.inner!r}"))
+    return out, ext
+
+
 def examples(golds: list[dict[str, Any]]) -> list[tuple[dict[str, float], str, str]]:
     """(features, label, description) of every candidate of the given annotated abstracts.
 
     The description starts with ``rule:<class>`` for a name the rules typed, else with its kind,
     then the abstract id (``--cv`` folds by the batch of that id).
     """
-    nlp = _rules_nlp()
-    gaz = load_gazetteer()
-    records = E._load_records(golds)
-    texts = [_join(r)[0] for r in records]
-    out = []
-    for g, text, doc in zip(golds, texts, nlp.pipe(texts, batch_size=64)):
-        for c, f in L.featurize(doc, gaz):
-            tag = f"rule:{c.rule_class}" if c.kind == "rule" else c.kind
-            out.append((f, _label(c, text, g), f"{tag} {g['id']} {c.name!r}/{c.short!r}"))
-    return out
+    return all_examples(golds)[0]
 
 
 def base_counts(golds: list[dict[str, Any]]) -> dict[str, list[int]]:
@@ -214,15 +232,17 @@ def cv_silver(golds: list[dict[str, Any]], exs: list[tuple[dict[str, float], str
     return pooled
 
 
-def vocabulary(feats: list[dict[str, float]], min_count: int = MIN_COUNT) -> list[str]:
-    """:data:`extractors.learned.FIXED_FEATURES`, then the word-identity features seen in at least
-    ``min_count`` candidates (sorted)."""
+def vocabulary(feats: list[dict[str, float]], min_count: int = MIN_COUNT, *,
+               fixed: tuple[str, ...] = L.FIXED_FEATURES,
+               prefixes: tuple[str, ...] = L.WORD_FEATURE_PREFIXES) -> list[str]:
+    """``fixed`` (:data:`extractors.learned.FIXED_FEATURES`), then the word-identity features
+    (names starting with one of ``prefixes``) seen in at least ``min_count`` candidates (sorted)."""
     counts = Counter(k for f in feats for k in f)
-    unknown = sorted(k for k in counts if k not in L.FIXED_FEATURES and not k.startswith(L.WORD_FEATURE_PREFIXES))
+    unknown = sorted(k for k in counts if k not in fixed and not k.startswith(prefixes))
     if unknown:
-        raise SystemExit(f"features() gave names FIXED_FEATURES does not list: {unknown}")
-    words = sorted(k for k, n in counts.items() if k.startswith(L.WORD_FEATURE_PREFIXES) and n >= min_count)
-    return [*L.FIXED_FEATURES, *words]
+        raise SystemExit(f"features() gave names the fixed list does not hold: {unknown}")
+    words = sorted(k for k, n in counts.items() if k.startswith(prefixes) and n >= min_count)
+    return [*fixed, *words]
 
 
 def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
@@ -251,8 +271,12 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
     return res.x.reshape(k, d)
 
 
-def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0) -> L.Model:
-    names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
+def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, extension: bool = False) -> L.Model:
+    """The model of ``exs``; with ``extension`` the extension model (:func:`extractors.learned.extension_features`)."""
+    if extension:
+        names = vocabulary([f for f, _, _ in exs], fixed=L.EXT_FIXED_FEATURES, prefixes=L.EXT_WORD_PREFIXES)
+    else:
+        names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
     idx = {n: i for i, n in enumerate(names)}
     X = np.zeros((len(exs), len(names)))
     for r, (f, _, _) in enumerate(exs):
@@ -263,7 +287,7 @@ def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0) -> L
     W = fit(X, y, len(L.CLASSES), l2=l2)
     counts = Counter(lab for _, lab, _ in exs)
     return L.Model(tuple(names), L.CLASSES, tuple(tuple(float(w) for w in row) for row in W),
-                   {c: 1.01 for c in THRESHOLD_KEYS},
+                   {L.EXTEND: 1.01} if extension else {c: 1.01 for c in THRESHOLD_KEYS},
                    {"trained_on": len(exs), "labels": dict(sorted(counts.items())), "l2": l2})
 
 
@@ -346,6 +370,75 @@ def _report(pooled: list[tuple[str, list[float], str]]) -> None:
                 right = sum(lab == cls for lab in picked)
                 if picked:
                     print(f"  {kind} {cls:<20} >= {t}: picked {len(picked):4d}, right {right:4d}")
+
+
+def batch_of(silver: Path = SILVER) -> dict[str, str]:
+    """Abstract id -> the silver batch (file stem) that holds it."""
+    out = {}
+    for path in sorted(silver.glob("batch*.ann")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("@"):
+                out[line[1:].strip()] = path.stem
+    return out
+
+
+def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int]]:
+    """tp/fp/fn (``all``: type level; ``proposed``) of the pipeline ``nlp`` on ``golds``, scored
+    as ``bench/eval_extraction.py`` scores (consolidation over the given abstracts included)."""
+    from extractors.pipeline import extract_records
+
+    out = {"all": [0, 0, 0], "proposed": [0, 0, 0]}
+    recs = extract_records(E._load_records(golds), nlp=nlp)
+    for g, rec in zip(golds, recs):
+        pred = E._pred_entities(rec)
+        tp, fp, fn = E._match(g["entities"], pred, with_role=False)
+        for i, n in enumerate((len(tp), len(fp), len(fn))):
+            out["all"][i] += n
+        tp, fp, fn = E._match(g["entities"], pred, with_role=True)
+        out["proposed"][0] += sum(1 for x, _ in tp if x["role"] == "proposed")
+        out["proposed"][1] += sum(1 for x in fp if x["role"] == "proposed")
+        out["proposed"][2] += sum(1 for x in fn if x["role"] == "proposed")
+    return out
+
+
+def _with(model: L.Model, *, extend: L.Model | None = None, thresholds: dict[str, float] | None = None) -> L.Model:
+    return L.Model(model.features, model.classes, model.weights,
+                   dict(model.thresholds if thresholds is None else thresholds), model.meta,
+                   model.extend if extend is None else extend)
+
+
+def _set_model(nlp: Any, model: L.Model, *, change_rules: bool = False) -> None:
+    comp = nlp.get_pipe("paperkg_learned")
+    comp.model = model
+    comp.change_rules = change_rules
+    comp.extend = model.extend is not None and model.extend.thresholds.get(L.EXTEND, 1.01) <= 1.0
+
+
+def cv_extension(golds: list[dict[str, Any]], ext_exs: list[tuple[dict[str, float], str, str]],
+                 main: L.Model, *, silver: Path = SILVER, folds: int = 5, l2: float = 1.0,
+                 grid: tuple[float, ...] = GRID) -> dict[float, dict[str, list[int]]]:
+    """Out-of-fold figures of the extension decision, with the whole pipeline: the silver batches
+    dealt to ``folds`` folds round-robin; for each fold the extension model is trained on the
+    other folds and the fold's abstracts are extracted with it at each threshold of ``grid``
+    (1.01: off); ``main`` (the untyped names' model) is the same in every run, so the differences
+    are the extension's. Returns threshold -> summed counts."""
+    b_of = batch_of(silver)
+    batches = sorted(set(b_of.values()))
+    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    nlp = make_nlp()
+    totals: dict[float, dict[str, list[int]]] = {}
+    for k in range(folds):
+        train_exs = [x for x in ext_exs if fold_of[b_of[x[2].split()[1]]] != k]
+        ext = train(train_exs, l2=l2, extension=True)
+        fold_golds = [g for g in golds if fold_of[b_of[g["id"]]] == k]
+        for t in (1.01, *grid):
+            _set_model(nlp, _with(main, extend=_with(ext, thresholds={L.EXTEND: t})))
+            c = pipeline_counts(fold_golds, nlp)
+            tot = totals.setdefault(t, {"all": [0, 0, 0], "proposed": [0, 0, 0]})
+            for key in tot:
+                for i in range(3):
+                    tot[key][i] += c[key][i]
+    return totals
 
 
 UNLABELED = ("icml2019", "neurips2018", "ijcai2024", "colm2024", "colm2025")

@@ -62,6 +62,10 @@ MODEL_PATH = DATA / "learned_model.json"
 
 #: The rule name of the mentions this component adds.
 RULE = "learned"
+#: The rule name of a mention a rule found and this component extended ("adaptive" + "importance sampling").
+EXTENDED_RULE = "learned-extended"
+#: The extension model's threshold key.
+EXTEND = "extend"
 #: The classes, in the model's order; ``none`` first.
 CLASSES = ("none", "method/proposed", "method/used", "benchmark/proposed", "benchmark/used")
 #: Between title and abstract in the pipeline's joined text (:data:`extractors.pipeline.SEPARATOR`).
@@ -282,7 +286,43 @@ def _overlaps(occupied: bytearray, spans: Iterable[tuple[int, int]]) -> bool:
     return any(any(occupied[s:e]) for s, e in spans)
 
 
-def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: bool = True) -> list[Candidate]:
+def _rule_spans(doc: Doc, text: str) -> tuple[list[tuple[str, str, list[Any], int, int]], bytearray]:
+    """The rules' spans ``(key, label, info, start, end)``, read from their plain per-document dict
+    (no spaCy Span objects to build: "start:end:LABEL" -> [role, canonical, rule, [start, end]]),
+    and a byte per character of ``text``, 1 where a rule span covers it."""
+    occupied = bytearray(len(text) + 1)
+    spans = []
+    for k, v in (doc.user_data.get(INFO_KEY) or {}).items():
+        if v[3]:
+            s, e = v[3]
+            label = k.rsplit(":", 1)[1]
+        else:
+            ss, se, label = k.split(":", 2)
+            s, e = int(ss), int(se)
+        occupied[s:e] = b"\x01" * (e - s)
+        spans.append((k, label, v, s, e))
+    return spans, occupied
+
+
+def _has_proposed(spans: list[tuple[str, str, list[Any], int, int]], abstract_start: int, text: str) -> bool:
+    """Is a name of the rules proposed, as :func:`_rule_candidates` would give it (a group with an
+    abstract mention, not found by :data:`_KEEP_RULES` alone)? Cheaper than building the groups."""
+    keys = {entity_key(v[1] or text[s:e]) for _k, _l, v, s, e in spans if v[0] == PROPOSED}
+    if not keys:
+        return False
+    rules: dict[str, set[str]] = {}
+    in_abstract: set[str] = set()
+    for _k, _l, v, s, e in spans:
+        key = entity_key(v[1] or text[s:e])
+        if key in keys:
+            rules.setdefault(key, set()).add(v[2] or "")
+            if s >= abstract_start:
+                in_abstract.add(key)
+    return any(key in in_abstract and not rules[key] <= _KEEP_RULES for key in keys)
+
+
+def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: bool = True,
+               rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None) -> list[Candidate]:
     """The document's candidates: the names the rules typed (``kind == "rule"``, one per
     canonical name with a mention in the abstract; with ``include_rules``), then the definitions
     and coined tokens none of whose occurrences a rule span overlaps.
@@ -295,15 +335,7 @@ def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: b
     text = doc_text(doc)
     sep = text.find(_SEPARATOR)
     abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
-    occupied = bytearray(len(text) + 1)
-    # the rules' spans, read from their plain per-document dict (no spaCy Span objects to build):
-    # "start:end:LABEL" -> [role, canonical, rule, [start, end]]; it holds exactly the group's spans
-    spans = []
-    for k, v in (doc.user_data.get(INFO_KEY) or {}).items():
-        ss, se, label = k.split(":", 2)
-        s, e = v[3] or (int(ss), int(se))
-        occupied[s:e] = b"\x01" * (e - s)
-        spans.append((k, label, v, s, e))
+    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
     out: list[Candidate] = []
     seen: set[str] = set()
     if include_rules:
@@ -385,6 +417,217 @@ def _rule_candidates(spans: list[tuple[str, str, list[Any], int, int]], text: st
         out.append(Candidate("rule", long, short, tuple(occ), first, f"{etype}/{g['role']}",
                              tuple(sorted(g["rules"])), tuple(g["keys"])))
     return out
+
+
+# ----------------------------------------------------------------------------- extensions
+#: Words an extension never takes in (function words, the cue words, generic modifiers that are no
+#: part of a name); a name's own modifier is a content word ("adaptive", "Wasserstein", "V2").
+_EXT_STOP = frozenset((
+    "a", "an", "the", "and", "or", "but", "nor", "of", "in", "on", "at", "to", "for", "from", "by", "with",
+    "without", "into", "onto", "over", "under", "via", "as", "is", "are", "was", "were", "be", "been", "being",
+    "has", "have", "had", "do", "does", "did", "can", "could", "may", "might", "will", "would", "shall", "should",
+    "must", "that", "this", "these", "those", "which", "who", "whom", "whose", "what", "when", "where", "while",
+    "than", "then", "thus", "hence", "also", "both", "each", "every", "all", "any", "some", "such", "other",
+    "its", "their", "his", "her", "it", "they", "them", "we", "our", "us", "you", "your", "not", "no", "only",
+    "more", "most", "less", "least", "very", "much", "many", "few", "several", "between", "among", "through",
+    "across", "about", "after", "before", "during", "since", "until", "if", "so", "yet", "i", "e", "g", "ie",
+    "eg", "etc", "vs", "via", "per", "up", "down", "out", "off", "there", "here", "how", "why", "like", "unlike",
+    "based", "using", "used", "use", "uses", "whether", "either", "neither", "same", "different", "further",
+    "however", "moreover", "first", "second", "third", "one", "two", "three", "new", "novel",
+    *_CUE_WORDS))
+#: One word of an extension: letters/digits with inner apostrophes, dots, slashes, plus signs or
+#: hyphens ("Lloyd's", "1.1", "V2", "full-matrix", "70B").
+_EXT_WORD = r"[A-Za-z0-9](?:[A-Za-z0-9'’.+/]*[A-Za-z0-9'+])?(?:-[A-Za-z0-9](?:[A-Za-z0-9'’.+/]*[A-Za-z0-9'+])?)*"
+_EXT_LEFT = re.compile(r"(?:^|(?<=[\s(\[\"“]))(?:(" + _EXT_WORD + r")( |-))?(" + _EXT_WORD + r")( |-)$")
+_EXT_RIGHT = re.compile(r"( |-)(" + _EXT_WORD + r")(?:( |-)(" + _EXT_WORD + r"))?")
+_VERSION = re.compile(r"(?:[vV]\d+(?:\.\d+)*|\d+(?:\.\d+)*[BMKbmk]?|\d+x\d+)$")
+_ADJ_SUFFIX = ("al", "ed", "ive", "ic", "ous", "ar", "ary", "ent", "ant", "ing", "ized", "ised", "less", "ful")
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """A rule's name grown by one or two neighbouring words of its sentence: "importance sampling"
+    -> "adaptive importance sampling" (``side`` ``left``), "Sinkhorn" -> "Sinkhorn divergences"
+    (``right``).
+
+    ``surface`` is the extended text, ``words`` the words taken in (text order), ``inner_class``
+    and ``inner_rule`` the class ("method/used" ...) and rule of the rule span it grew from,
+    ``occurrences`` every whole-word occurrence of ``surface`` in the text and ``anchor`` the
+    first one in the abstract.
+    """
+
+    side: str
+    surface: str
+    words: tuple[str, ...]
+    inner: str
+    inner_class: str
+    inner_rule: str
+    occurrences: tuple[tuple[int, int], ...]
+    anchor: tuple[int, int]
+    #: the words taken in are (or hold) another rule name: "Transformer" + "Hawkes process"
+    merges: bool = False
+
+
+def _ext_word_ok(w: str) -> bool:
+    """Can ``w`` be part of a name? Not a stop word, and no modifier compound ("Transformer-based")."""
+    return w.lower() not in _EXT_STOP and len(w) <= 30 and not _MODIFIER_TAIL.search(w)
+
+
+def extensions(text: str, spans: Sequence[tuple[int, int, str, str, str]], abstract_start: int,
+               occupied: bytearray) -> list[Extension]:
+    """Every extension of the rules' spans ``(start, end, label, role, rule)`` by one or two
+    neighbouring words (:data:`_EXT_WORD`, not in :data:`_EXT_STOP`, joined by one space or a
+    hyphen: no punctuation in between, so the sentence is never left), one per extended surface.
+
+    An extension that would cut another rule span in two is not made (taking in the whole of a
+    neighbouring span, "Transformer" + "Hawkes process", is allowed).
+    """
+    out: dict[str, Extension] = {}
+    n = len(text)
+    for s, e, label, role, rule in spans:
+        if s < abstract_start or e - s > _MAX_NAME:
+            continue
+        inner = text[s:e]
+        cls = ("benchmark/" if label == BENCHMARK else "method/") + role
+        grown: list[tuple[str, int, int, tuple[str, ...]]] = []
+        if s > abstract_start and text[s - 1] in " -":
+            m = _EXT_LEFT.search(text, max(abstract_start, s - 70), s)
+            if m is not None:
+                w1 = m.group(3)
+                if _ext_word_ok(w1) and not (w1[-1] == "s" and m.group(4) == " " and w1[:1].islower()
+                                             and not w1.endswith(("ss", "us", "is", "'s", "’s"))):
+                    grown.append(("left", m.start(3), e, (w1,)))
+                    w2 = m.group(1)
+                    if w2 and _ext_word_ok(w2):
+                        grown.append(("left", m.start(1), e, (w2, w1)))
+        if e < n and text[e] in " -":
+            m = _EXT_RIGHT.match(text, e, min(n, e + 70))
+            if m is not None:
+                w1 = m.group(2).rstrip(".")
+                if w1 and _ext_word_ok(w1):
+                    end1 = e + len(m.group(1)) + len(w1)
+                    grown.append(("right", s, end1, (w1,)))
+                    w2 = (m.group(4) or "").rstrip(".")
+                    if w2 and _ext_word_ok(w2) and m.group(2) == w1:
+                        grown.append(("right", s, m.start(4) + len(w2), (w1, w2)))
+        for side, gs, ge, words in grown:
+            # no rule span may cross the new boundary
+            if (gs > 0 and occupied[gs] and occupied[gs - 1]) or (occupied[ge - 1] and occupied[ge]):
+                continue
+            surface = text[gs:ge]
+            if surface in out or len(surface) > _MAX_NAME:
+                continue
+            occ = tuple(_occurrences(text, surface)) or ((gs, ge),)
+            first = next((o for o in occ if o[0] >= abstract_start), (gs, ge))
+            merges = any(occupied[gs:s]) if side == "left" else any(occupied[e:ge])
+            out[surface] = Extension(side, surface, words, inner, cls, rule or "", occ, first, merges)
+    return list(out.values())
+
+
+#: The features of an extension (:func:`extension_features`), in the extension model's order.
+EXT_FIXED_FEATURES = (
+    "bias", "side=left", "side=right", "two_words", "hyphen_joined",
+    *("inner_class=" + c for c in CLASSES[1:]),
+    "w_cap", "w_allcaps", "w_lower", "w_possessive", "w_version", "w_digit", "w_hyphen", "w_adj_suffix",
+    "w_plural", "w_camel", "sentence_start", "inner_allcaps", "inner_lower", "inner_multiword",
+    "w_headcls=method", "w_headcls=benchmark", "w_headcls=none", "w_headcls=field",
+    "ext_count>=2", "ext_in_title", "inner_alone", "inner_alone>=2", "ext_gaz", "w_gaz", "w_common",
+    "defined_after", "det_before", "our_before", "propose_in_sentence", "capitalised_run", "merges_rule_name",
+)
+EXT_WORD_PREFIXES = ("w=", "inner_rule=", "prev=", "next=")
+
+
+def extension_features(ext: Extension, text: str, gazetteer: Gazetteer, abstract_start: int) -> dict[str, float]:
+    """Features of one extension: the shape and identity of the words taken in, what the rule
+    span was, and how the extended surface is used in the abstract (repeats, title, a definition
+    "(ABC)" right after, the inner name occurring alone)."""
+    f: dict[str, float] = {"bias": 1.0, "side=" + ext.side: 1.0, "inner_class=" + ext.inner_class: 1.0,
+                           "inner_rule=" + ext.inner_rule: 1.0}
+    s, e = ext.anchor
+    w = ext.words[0] if ext.side == "left" else ext.words[-1]  # the word farthest from the inner name
+    if len(ext.words) == 2:
+        f["two_words"] = 1.0
+    if ext.merges:
+        f["merges_rule_name"] = 1.0
+    k = s + len(ext.surface) - len(ext.inner) - 1 if ext.side == "left" else s + len(ext.inner)
+    if text[k:k + 1] == "-":
+        f["hyphen_joined"] = 1.0
+    for word in ext.words:
+        low = word.lower()
+        f["w=" + low] = 1.0
+        if word.endswith(("'s", "’s")):
+            f["w_possessive"] = 1.0
+        elif _VERSION.match(word):
+            f["w_version"] = 1.0
+        elif word.isupper() and len(word) > 1:
+            f["w_allcaps"] = 1.0
+        elif _CAMEL.search(word):
+            f["w_camel"] = 1.0
+        elif word[:1].isupper():
+            f["w_cap"] = 1.0
+        else:
+            f["w_lower"] = 1.0
+            if low.endswith(_ADJ_SUFFIX):
+                f["w_adj_suffix"] = 1.0
+            if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+                f["w_plural"] = 1.0
+        if _DIGIT.search(word):
+            f["w_digit"] = 1.0
+        if "-" in word:
+            f["w_hyphen"] = 1.0
+        if gazetteer.is_common_word(word):
+            f["w_common"] = 1.0
+        entry = gazetteer.lookup(word)
+        if entry is not None:
+            f["w_gaz"] = 1.0
+    head = _plural_fold(w)
+    for cls, heads in _HEADS.items():
+        if head in heads:
+            f["w_headcls=" + cls] = 1.0
+    inner = ext.inner
+    letters = [c for c in inner if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        f["inner_allcaps"] = 1.0
+    elif inner[:1].islower():
+        f["inner_lower"] = 1.0
+    if " " in inner:
+        f["inner_multiword"] = 1.0
+    in_abs = [o for o in ext.occurrences if o[0] >= abstract_start]
+    if len(in_abs) >= 2:
+        f["ext_count>=2"] = 1.0
+    if any(o[1] < abstract_start for o in ext.occurrences):
+        f["ext_in_title"] = 1.0
+    alone = len([o for o in _occurrences(text, inner, abstract_start)
+                 if not any(a <= o[0] and o[1] <= b for a, b in in_abs)])
+    if alone:
+        f["inner_alone"] = 1.0
+        if alone >= 2:
+            f["inner_alone>=2"] = 1.0
+    if gazetteer.lookup(ext.surface) is not None:
+        f["ext_gaz"] = 1.0
+    words = ext.surface.split()
+    if len(words) >= 2 and all(x[:1].isupper() or not x[:1].isalpha() for x in words):
+        f["capitalised_run"] = 1.0
+    tail = text[e:e + 16]
+    if tail.startswith(" (") and _HAS_UPPER.search(tail[2:6] or ""):
+        f["defined_after"] = 1.0
+    before = text[max(abstract_start, s - 60):s]
+    if s == abstract_start or re.search(r"[.!?]\s+$", before) or not before.strip():
+        f["sentence_start"] = 1.0
+    pw = _WORD.findall(before[-30:].lower())
+    if pw:
+        f["prev=" + pw[-1]] = 1.0
+        if pw[-1] in ("the", "a", "an"):
+            f["det_before"] = 1.0
+        if "our" in pw[-3:]:
+            f["our_before"] = 1.0
+    nw = _WORD.findall(text[e:e + 30].lower())
+    if nw:
+        f["next=" + nw[0]] = 1.0
+    ss, se = _sentence(text, s, e, abstract_start)
+    if any(_CUE_WORDS.get(x) == "propose" for x in _CUE_TOKEN.findall(text[ss:s].lower())):
+        f["propose_in_sentence"] = 1.0
+    return f
 
 
 def _sentence(text: str, s: int, e: int, lo: int) -> tuple[int, int]:
@@ -584,20 +827,41 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
     return f
 
 
-def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *,
-              rules: bool = True) -> list[tuple[Candidate, dict[str, float]]]:
+def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = True,
+              rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
+              ) -> list[tuple[Candidate, dict[str, float]]]:
     """Every candidate of ``doc`` (:func:`candidates`) with its :func:`features`; the names the
     rules typed only with ``rules`` (they still count for ``doc_has_proposed``)."""
     gaz = gazetteer or load_gazetteer()
     text = doc_text(doc)
-    cands = candidates(doc, gaz)
-    if not cands or not (rules or any(c.kind != "rule" for c in cands)):
+    spans = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    cands = candidates(doc, gaz, include_rules=rules, rule_spans=spans)
+    if not cands:
         return []
-    proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
     sep = text.find(_SEPARATOR)
-    first = _first_proposal(text, sep + len(_SEPARATOR) if sep >= 0 else 0)
-    return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first))
-            for c in cands if rules or c.kind != "rule"]
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    first = _first_proposal(text, abstract_start)
+    if rules:
+        proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
+        return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first))
+                for c in cands]
+    doc_proposed = _has_proposed(spans[0], abstract_start, text)
+    return [(c, features(c, text, gaz, doc_proposed=doc_proposed, first_proposal=first)) for c in cands]
+
+
+def featurize_extensions(doc: Doc, gazetteer: Gazetteer | None = None, *,
+                         rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
+                         ) -> list[tuple[Extension, dict[str, float]]]:
+    """Every :func:`extensions` candidate of ``doc``'s rule spans with its :func:`extension_features`."""
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    if not spans:
+        return []
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    exts = extensions(text, [(s, e, label, v[0], v[2]) for _k, label, v, s, e in spans], abstract_start, occupied)
+    return [(x, extension_features(x, text, gaz, abstract_start)) for x in exts]
 
 
 @dataclass(frozen=True)
@@ -609,6 +873,8 @@ class Model:
     weights: tuple[tuple[float, ...], ...]  # one row per class, one column per feature
     thresholds: dict[str, float]
     meta: dict[str, Any]
+    #: the model of the extension decisions (:func:`extension_features`, threshold ``extend``), if trained
+    extend: "Model | None" = None
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -634,9 +900,12 @@ class Model:
         return [x / total for x in exps]
 
     def to_data(self) -> dict[str, Any]:
-        return {"features": list(self.features), "classes": list(self.classes),
+        data = {"features": list(self.features), "classes": list(self.classes),
                 "weights": [[round(w, 6) for w in row] for row in self.weights],
                 "thresholds": self.thresholds, "meta": self.meta}
+        if self.extend is not None:
+            data["extend"] = self.extend.to_data()
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> "Model":
@@ -645,8 +914,9 @@ class Model:
         weights = tuple(tuple(float(w) for w in row) for row in data["weights"])
         if classes != CLASSES or len(weights) != len(classes) or any(len(r) != len(feats) for r in weights):
             raise ValueError(f"learned model: classes {classes} or weight shape do not match {CLASSES}")
+        extend = cls.from_data(data["extend"]) if data.get("extend") else None
         return cls(feats, classes, weights, {k: float(v) for k, v in data.get("thresholds", {}).items()},
-                   dict(data.get("meta") or {}))
+                   dict(data.get("meta") or {}), extend)
 
 
 @lru_cache(maxsize=4)
@@ -701,16 +971,19 @@ class LearnedNames:
     """
 
     def __init__(self, nlp: Language, name: str = "paperkg_learned", *, model: str | None = None,
-                 gazetteer: str | None = None, add_used: bool = False, change_rules: bool = False) -> None:
+                 gazetteer: str | None = None, add_used: bool = False, change_rules: bool = False,
+                 extend: bool = True) -> None:
         self.name = name
         self.add_used = add_used
         self.change_rules = change_rules
         self.model = load_model(model)
         self.gazetteer = load_gazetteer(gazetteer)
+        self.extend = extend and self.model.extend is not None \
+            and self.model.extend.thresholds.get(EXTEND, 1.01) <= 1.0
 
     def __call__(self, doc: Doc) -> Doc:
         if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY)
-                or (self.change_rules and doc.user_data.get(INFO_KEY))):
+                or ((self.change_rules or self.extend) and doc.user_data.get(INFO_KEY))):
             return doc  # nothing untyped (and the rules' names are not asked about)
         try:
             self._add(doc)
@@ -718,32 +991,55 @@ class LearnedNames:
             return doc
         return doc
 
-    def predict(self, doc: Doc) -> list[tuple[Candidate, list[float]]]:
+    def predict(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
+                ) -> list[tuple[Candidate, list[float]]]:
         """Every candidate of ``doc`` with its class probabilities (in :data:`CLASSES` order);
         names the rules typed only with ``change_rules``."""
         return [(c, self.model.probabilities(f))
-                for c, f in featurize(doc, self.gazetteer, rules=self.change_rules)]
+                for c, f in featurize(doc, self.gazetteer, rules=self.change_rules, rule_spans=rule_spans)]
+
+    def predict_extensions(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray]
+                           | None = None) -> list[tuple[Extension, list[float]]]:
+        """Every extension of the rules' names with its class probabilities (the extension model)."""
+        model = self.model.extend
+        if model is None:
+            return []
+        return [(x, model.probabilities(f))
+                for x, f in featurize_extensions(doc, self.gazetteer, rule_spans=rule_spans)]
 
     def _add(self, doc: Doc) -> None:
-        added: list[tuple[int, int, str, str, str]] = []
+        added: list[tuple[int, int, str, str, str, str]] = []
         changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
         text = doc_text(doc)
-        for cand, probs in self.predict(doc):
-            cls = _decide(self.model, cand, probs, add_used=self.add_used, change_rules=self.change_rules)
-            if cls is None:
-                continue
-            if cand.kind != "rule" and cls.endswith(PROPOSED) and _not_own(text, cand):
-                continue
-            if cand.kind == "rule":
-                for k in cand.span_keys:
-                    changed[k] = None if cls == "none" else cls
-                continue
-            etype, role = cls.split("/")
-            for s, e in cand.occurrences:
-                added.append((s, e, METHOD if etype == "method" else BENCHMARK, role, cand.name))
+        spans = _rule_spans(doc, text)
+        renames: dict[str, str] = {}
+        if self.extend:
+            grown, renames = _choose_extensions(self.model.extend, self.predict_extensions(doc, spans),  # type: ignore[arg-type]
+                                                spans[0], text)
+            for s, e, label, role, canonical, keys in grown:
+                for k in keys:
+                    changed[k] = None
+                added.append((s, e, label, role, canonical, EXTENDED_RULE))
+        if doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.change_rules:
+            for cand, probs in self.predict(doc, spans):
+                cls = _decide(self.model, cand, probs, add_used=self.add_used, change_rules=self.change_rules)
+                if cls is None:
+                    continue
+                if cand.kind != "rule" and cls.endswith(PROPOSED) and _not_own(text, cand):
+                    continue
+                if cand.kind == "rule":
+                    for k in cand.span_keys:
+                        changed.setdefault(k, None if cls == "none" else cls)
+                    continue
+                etype, role = cls.split("/")
+                for s, e in cand.occurrences:
+                    added.append((s, e, METHOD if etype == "method" else BENCHMARK, role, cand.name, RULE))
         if not added and not changed:
             return
         info = doc.user_data.setdefault(INFO_KEY, {})
+        for k, canonical in renames.items():
+            if k not in changed and k in info:
+                info[k] = [info[k][0], canonical, info[k][2], info[k][3]]
         spans = []
         for span in doc.spans.get(SPANS_KEY, ()):
             k = f"{span.start_char}:{span.end_char}:{span.label_}"
@@ -762,7 +1058,8 @@ class LearnedNames:
             info[f"{span.start_char}:{span.end_char}:{label}"] = [role, v[1], v[2], v[3]]
             spans.append(new)
         taken = bytearray(len(doc_text(doc)) + 1) if added else bytearray()
-        for s, e, label, role, canonical in sorted(added):
+        # extensions first (they replace rule spans), then the untyped names, in text order
+        for s, e, label, role, canonical, rule in sorted(added, key=lambda a: (a[5] != EXTENDED_RULE, a[0], a[1])):
             if any(taken[s:e]):
                 continue
             span = doc.char_span(s, e, label=label, alignment_mode="expand")
@@ -772,7 +1069,7 @@ class LearnedNames:
             if k in info:
                 continue
             taken[s:e] = b"\x01" * (e - s)
-            info[k] = [PROPOSED if role == PROPOSED else USED, canonical, RULE, [s, e]]
+            info[k] = [PROPOSED if role == PROPOSED else USED, canonical, rule, [s, e]]
             spans.append(span)
         doc.spans[SPANS_KEY] = spans
         if added:
@@ -781,11 +1078,75 @@ class LearnedNames:
 
 
 @Language.factory("paperkg_learned", default_config={"model": None, "gazetteer": None, "add_used": False,
-                                                    "change_rules": False},
+                                                    "change_rules": False, "extend": True},
                   assigns=["doc.spans"])
 def make_learned(nlp: Language, name: str, model: str | None, gazetteer: str | None, add_used: bool,
-                 change_rules: bool) -> LearnedNames:
-    return LearnedNames(nlp, name, model=model, gazetteer=gazetteer, add_used=add_used, change_rules=change_rules)
+                 change_rules: bool, extend: bool) -> LearnedNames:
+    return LearnedNames(nlp, name, model=model, gazetteer=gazetteer, add_used=add_used, change_rules=change_rules,
+                        extend=extend)
+
+
+def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float]]],
+                       spans: list[tuple[str, str, list[Any], int, int]], text: str
+                       ) -> tuple[list[tuple[int, int, str, str, str, tuple[str, ...]]], dict[str, str]]:
+    """The extensions to make, and the rule spans to rename.
+
+    The first list holds ``(start, end, label, role, canonical, replaced span keys)`` for every
+    occurrence of each extension the model is confident of (``1 - P(none)`` at least
+    ``thresholds["extend"]``), most confident first; an occurrence overlapping one already taken,
+    or cutting a rule span, is left as it is. Type and role: those of a rule name with the
+    extended surface's key, when the rules found one elsewhere; otherwise, when the inner name is
+    the name of its group and the group has other forms (an acronym: "Rejection Sampling
+    Optimization (RSO)" grown to "Statistical Rejection Sampling Optimization"), the group's type,
+    and those other forms are renamed to the extended name (the second value: span key -> new
+    canonical name), so the acronym stays one entity with it; otherwise the model's most likely
+    non-``none`` class.
+    """
+    th = model.thresholds.get(EXTEND, 1.01)
+    chosen = []
+    for ext, probs in predicted:
+        if 1.0 - probs[0] >= th:
+            best = max(range(1, len(probs)), key=lambda i: probs[i])
+            chosen.append((1.0 - probs[0], ext, model.classes[best]))
+    if not chosen:
+        return [], {}
+    chosen.sort(key=lambda t: -t[0])
+    groups: dict[str, list[tuple[str, str, list[Any], int, int]]] = {}
+    for sp in spans:
+        groups.setdefault(entity_key(sp[2][1] or text[sp[3]:sp[4]]), []).append(sp)
+    taken: list[tuple[int, int]] = []
+    out = []
+    renames: dict[str, str] = {}
+    for _p, ext, cls in chosen:
+        etype = cls.split("/")[0]
+        role = ext.inner_class.split("/")[1]  # the rules' role (the model's: 2 more proposed false positives out of fold)
+        label = METHOD if etype == "method" else BENCHMARK
+        canonical = clean_view(ext.surface).text.strip() if _MARKUP.search(ext.surface) else ext.surface
+        occ = [(a, b) for a, b in ext.occurrences
+               if not any(a < y and x < b for x, y in taken)
+               and not any(s < b and a < e and not (a <= s and e <= b) for _k, _l, _v, s, e in spans)]
+        if not occ:
+            continue
+        existing = groups.get(entity_key(canonical))
+        if existing:
+            label = existing[0][1]
+            role = PROPOSED if any(v[0] == PROPOSED for _k, _l, v, _s, _e in existing) else USED
+        else:
+            inner_key = entity_key(ext.inner)
+            group = groups.get(inner_key, [])
+            others = [sp for sp in group if entity_key(text[sp[3]:sp[4]]) != inner_key
+                      and not any(a <= sp[3] and sp[4] <= b for a, b in occ)]
+            if others:
+                label = group[0][1]
+                if any(v[0] == PROPOSED for _k, _l, v, _s, _e in group):
+                    role = PROPOSED
+                for sp in others:
+                    renames[sp[0]] = canonical
+        for a, b in occ:
+            taken.append((a, b))
+            out.append((a, b, label, role, canonical,
+                        tuple(k for k, _l, _v, s, e in spans if a <= s and e <= b)))
+    return out, renames
 
 
 def _not_own(text: str, cand: Candidate) -> bool:
