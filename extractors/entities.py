@@ -174,7 +174,7 @@ _PROPOSE_VERB = (
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"
     # a perfect ("we have developed") and one adverb ("we publicly release", "we then propose")
-    rf"\s+(?:ha(?:ve|s)\s+)?(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|instead|"
+    rf"\s+(?:ha(?:ve|s)\s+)?(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|hence|instead|"
     rf"next|(?!only\s)[a-z]{{2,}}ly)\s+)?(?:{_PROPOSE_VERB})\b"
     rf"|\b(?:proposing|introducing|presenting)\b"
 )
@@ -335,6 +335,7 @@ _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
 _NOVELTY = re.compile(r"\b(?:first|novel|new)\b")
+_HEAD_APPOSITION_END = re.compile(rf"\b(?:{_BENCH_HEADS}|{_METHOD_HEADS}),\s*$", re.IGNORECASE)
 _INDEFINITE_APPOSITION = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?,\s*(?:an?|the first)\s")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
@@ -1144,6 +1145,11 @@ class EntityRecognizer:
                         if pe is not None and d.long_start - pe <= 80 and _NOVELTY.search(text, pe, d.long_start):
                             # "we propose the first / a novel X (ABC)": novelty is a second cue
                             known_proposals[entity_key(form)].add("novelty")
+                        if pe is not None and d.long_start - pe <= 80 and _HEAD_APPOSITION_END.search(
+                                text, pe, d.long_start):
+                            # "we develop a challenging benchmark, X (ABC)": the head noun the name
+                            # is in apposition to says what was made, a second cue
+                            known_proposals[entity_key(form)].add("head_apposition")
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
 

@@ -147,3 +147,27 @@ def test_known_names_used_or_compared_stay_used(extract) -> None:
     ents = extract("We fine-tune Llama 2 7B and compare it with OLMo 2 on GSM8K. We present GPT-4 results "
                    "and a new decoding method evaluated with Mistral 7B.")
     assert {e.role.value for e in ents} == {"used"}
+
+
+# ----------------------------------------------------------------------------- 3. mistyped data
+def test_mc2r_is_a_benchmark() -> None:
+    from extractors.gazetteer import load_gazetteer
+
+    gaz = load_gazetteer()
+    for form in ("MC2R", "Multiple Complex Compositional Reasoning"):
+        entry = gaz.lookup(form)
+        assert entry is not None and entry.type == "benchmark" and entry.name == "MC2R"
+
+
+def test_mc2r_used_in_an_abstract_is_a_used_benchmark(extract) -> None:
+    got = {(e.type.value, e.role.value, e.name) for e in extract(
+        "Our regression solver reaches state-of-the-art accuracy on MC2R and on two other visual reasoning tasks.")}
+    assert ("benchmark", "used", "MC2R") in got
+
+
+def test_a_known_benchmark_its_own_paper_develops_is_proposed(extract) -> None:
+    ents = extract("Visual reasoning models match appearances. We hence develop a challenging benchmark, Multiple "
+                   "Complex Compositional Reasoning (MC2R), composed of diverse rules. Models fail on MC2R.")
+    (e,) = [e for e in ents if "MC2R" in (e.name, *e.aliases)]
+    assert (e.type.value, e.role.value) == ("benchmark", "proposed")
+
