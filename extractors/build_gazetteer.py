@@ -234,6 +234,95 @@ def _good_variant(variant: str, name: str) -> bool:
     return _key(stripped) == _key(name) and stripped != name
 
 
+def _curated_key(name: str) -> str:
+    """Same letters, and the same "+"s: "PointNet++" and "CFR+" are variants of their own."""
+    return _key(name) + "+" * name.count("+")
+
+
+def curated_entries(lines: Iterable[str]) -> list[dict]:
+    """The entries of the curated list (tab-separated lines), duplicate lines merged.
+
+    Lines of one type are one entry when their names have the same letters ("Neural ODE",
+    "neural ODE"; "PointNet++" is not "PointNet"), when one name is the acronym of the other and among its forms ("MLP" and
+    "multilayer perceptron"), or when both names are one name with another generic head noun
+    ("Lanczos algorithm", "Lanczos method"). The merged entry's name comes from the group's own
+    lines by a fixed order: an acronym before its long form (the extractor links an acronym's
+    entry to every spelling of the long form, "recurrent networks" to RNN, but not one long
+    spelling to another), a lower-case phrase before its Title-Case spelling, then alphabetical,
+    case ignored. So neither the order of the lines nor unrelated lines change a name; the
+    group's other names join its aliases.
+
+    Examples
+    --------
+    >>> [e["name"] for e in curated_entries(["method\\tMLP\\tMLPs|multilayer perceptron",
+    ...                                       "method\\tmultilayer perceptron\\tMLPs"])]
+    ['MLP']
+    >>> [e["name"] for e in curated_entries(["method\\tLanczos algorithm\\tLanczos", "method\\tLanczos method\\t"])]
+    ['Lanczos algorithm']
+    """
+    from extractors.abbreviations import best_long_form
+    from extractors.gazetteer import entity_key
+
+    rows: list[tuple[str, str, list[str]]] = []
+    for ln in lines:
+        parts = ln.split("\t")
+        rows.append((parts[0], parts[1], [a for a in (parts[2].split("|") if len(parts) > 2 else []) if a]))
+    parent = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+
+    def acronym_of(short: str, long: str) -> bool:  # "MLP" of "multilayer perceptron", not "PaLM" of "PaLM 2"
+        core = short[:-1] if short.endswith("s") else short
+        return (" " not in short and core.isupper() and len(core) >= 2 and len(long.split()) >= 2
+                and not long.lower().startswith(core.lower()) and best_long_form(core, long) == long)
+
+    first: dict[tuple[str, str], int] = {}
+    for i, (etype, name, _aliases) in enumerate(rows):
+        keys = [(etype, _curated_key(name))]
+        head_less = _GENERIC_TAIL.sub("", name).strip()
+        if head_less != name:  # only two names that both end in a generic head are one name
+            keys.append((etype, "head-less:" + _key(head_less)))
+        for k in keys:
+            union(i, first.setdefault(k, i))
+    by_form: dict[tuple[str, str], list[int]] = {}
+    for i, (etype, name, aliases) in enumerate(rows):
+        for f in aliases:
+            by_form.setdefault((etype, entity_key(f)), []).append(i)
+    for i, (etype, name, _aliases) in enumerate(rows):
+        for j in by_form.get((etype, entity_key(name)), ()):
+            if j != i and (acronym_of(name, rows[j][1]) or acronym_of(rows[j][1], name)):
+                union(i, j)
+
+    groups: dict[int, list[int]] = {}
+    for i in range(len(rows)):
+        groups.setdefault(find(i), []).append(i)
+    out = []
+    for members in groups.values():
+        names = [rows[i][1] for i in members]
+
+        def order(i: int) -> tuple[bool, bool, str, str]:
+            name = rows[i][1]
+            long = any(acronym_of(other, name) for other in names)
+            title = len(name.split()) > 1 and all(w[:1].isupper() for w in name.split() if w[:1].isalpha()) \
+                and any(other != name and entity_key(other) == entity_key(name) for other in names)
+            return long, title, name.lower(), name
+
+        chosen = rows[min(members, key=order)][1]
+        forms = {f for i in members for f in (rows[i][1], *rows[i][2])}
+        out.append({"type": rows[members[0]][0], "name": chosen, "aliases": sorted(forms - {chosen}),
+                    "source": "curated"})
+    return out
+
+
 def build_with_report(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_ABSTRACTS, *,
                       silver: Path | None = DEFAULT_SILVER, batches: Iterable[str] | None = None,
                       thresholds: "Thresholds | None" = None) -> tuple[dict, list]:
@@ -251,16 +340,10 @@ def build_with_report(source: Path = DEFAULT_SOURCE, abstracts: Path = DEFAULT_A
 
     entries: dict[tuple[str, str], dict] = {}
     curated_keys: set[str] = set()
-    for ln in _read_lines(DATA / "curated.tsv"):
-        parts = ln.split("\t")
-        etype, name = parts[0], parts[1]
-        aliases = [a for a in (parts[2].split("|") if len(parts) > 2 else []) if a]
-        prev = entries.get((etype, _key(name)))
-        if prev is not None:  # the same name twice in the curated list: merge
-            aliases = sorted(set(prev["aliases"]) | set(aliases) | ({prev["name"]} - {name}))
-        entries[(etype, _key(name))] = {"type": etype, "name": name, "aliases": aliases, "source": "curated"}
-        curated_keys.add(_key(name))
-        curated_keys.update(_key(a) for a in aliases)
+    for entry in curated_entries(_read_lines(DATA / "curated.tsv")):
+        entries[(entry["type"], _curated_key(entry["name"]))] = entry
+        curated_keys.add(_key(entry["name"]))
+        curated_keys.update(_key(a) for a in entry["aliases"])
 
     for r in rows:
         etype = {"DATASET": "benchmark", "METHOD": "method"}.get(r["type"])

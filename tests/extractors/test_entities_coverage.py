@@ -16,7 +16,7 @@ M, B = "method", "benchmark"
      {(M, U, "Langevin diffusion"), (M, U, "early stopping")}),
     ("Deep ensemble is a simple way to estimate uncertainty.", {(M, U, "deep ensembles")}),
     ("Our analysis covers Gaussian mixture models and hidden Markov models.",
-     {(M, U, "Gaussian mixture model"), (M, U, "hidden Markov model")}),
+     {(M, U, "Gaussian mixture model"), (M, U, "HMM")}),  # the gazetteer's one name for HMM and its long form
     ("The solver relies on column generation and value iteration.",
      {(M, U, "column generation"), (M, U, "value iteration")}),
     ("Recent variants (e.g., CFR+, DCFR) speed up the vanilla CFR.",

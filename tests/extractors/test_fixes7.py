@@ -171,3 +171,46 @@ def test_a_known_benchmark_its_own_paper_develops_is_proposed(extract) -> None:
     (e,) = [e for e in ents if "MC2R" in (e.name, *e.aliases)]
     assert (e.type.value, e.role.value) == ("benchmark", "proposed")
 
+
+# ----------------------------------------------------------------------------- 4. curated duplicates
+_LINES = [
+    "method\tMLP\tMLPs|multilayer perceptron|multi-layer perceptron",
+    "method\tLanczos algorithm\tLanczos",
+    "method\tmultilayer perceptron\tmultilayer perceptrons|MLPs",
+    "method\tLanczos method\t",
+    "method\tNeural ODE\t",
+    "method\tneural ODE\tneural ODEs",
+    "method\tPointNet\t",
+    "method\tPointNet++\t",
+]
+
+
+def _names(lines: list[str]) -> set[str]:
+    from extractors.build_gazetteer import curated_entries
+
+    return {e["name"] for e in curated_entries(lines)}
+
+
+def test_duplicate_curated_lines_merge_into_one_entry_with_a_fixed_name() -> None:
+    assert _names(_LINES) == {"MLP", "Lanczos algorithm", "neural ODE", "PointNet", "PointNet++"}
+
+
+@pytest.mark.parametrize("order", [list(range(8)), list(range(7, -1, -1)), [2, 3, 5, 0, 1, 4, 7, 6]])
+def test_the_canonical_name_does_not_depend_on_line_order(order: list[int]) -> None:
+    names = _names([_LINES[i] for i in order])
+    assert names == {"MLP", "Lanczos algorithm", "neural ODE", "PointNet", "PointNet++"}
+
+
+def test_unrelated_lines_do_not_change_a_canonical_name() -> None:
+    extra = ["method\tMLP-Mixer\t", "method\tmultilayer network\tMLN", "benchmark\tMLPerf\t",
+             "method\tLanczos quadrature\t", "method\tneural SDE\tneural SDEs"]
+    assert _names(_LINES) <= _names(extra + _LINES) and _names(_LINES) <= _names(_LINES + extra)
+
+
+def test_shipped_gazetteer_has_one_entry_for_mlp_and_for_lanczos() -> None:
+    from extractors.gazetteer import load_gazetteer
+
+    gaz = load_gazetteer()
+    assert {gaz.lookup(f).name for f in ("MLP", "MLPs", "multilayer perceptron", "multi-layer perceptron")} == {"MLP"}
+    assert {gaz.lookup(f).name for f in ("Lanczos", "Lanczos method", "Lanczos algorithm")} == {"Lanczos algorithm"}
+
