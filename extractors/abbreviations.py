@@ -289,10 +289,9 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
             cand = " ".join(words[-max_words:])
             long = best_long_form(short, cand) or _capitals_form(short, cand)
             if not long and any(c.isdigit() for c in short):
-                s0 = m.start(1) + m.group(1).find(first)
-                os_, oe = view.span_to_orig(s0, s0 + len(first))
-                if "$" not in text[os_:oe] and "^" not in text[os_:oe]:  # "S$^2$AC": math, left alone
-                    long = _digit_form(short, cand)
+                # also a short form written with math, read with the markup folded: in "S$^2$AC"
+                # (clean "S2AC") the superscript repeats its letter as any digit after a letter does
+                long = _digit_form(short, cand)
             if long:
                 long = _past_function_word(cand, long)
             if long:
@@ -397,7 +396,9 @@ def _initials_long(tokens: list[str], cand: str) -> str | None:
             return None
         start = pos
         wi -= 1
-    return cand[start:] if start is not None else None
+    if start is None:
+        return None
+    return cand[cand.rfind(" ", 0, start) + 1:]  # a hyphenated word whole: "Self-Supervised ..." for S$^3$
 
 
 def _sentence_before(ct: str, pos: int, window: int = 300) -> tuple[int, str]:

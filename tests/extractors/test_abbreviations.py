@@ -83,8 +83,9 @@ def test_unbalanced_parentheses_do_not_break_detection() -> None:
     # capitals inside words mark the letters when they do not start words
     ("we build a tool called graPh trAnsformer for molEcules (PAE) for chemistry",
      [("PAE", "graPh trAnsformer for molEcules")]),
-    # not for a short form with a digit, nor for hyphen-capitalised parts ("Actor-Critic")
-    (r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm.", []),
+    # a short form written with math is read with the markup folded ("S$^2$AC" = S S A C), and
+    # the long form is not grown over the sentence's capitalised first word
+    (r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm.", [("S2AC", "Sein Soft Actor-Critic")]),
     # the short form's first letter came from a function word: the long form starts one word earlier
     ("We define the Accuracy and Global Fairness Problem (AGFP) here.", [("AGFP", "Accuracy and Global Fairness Problem")]),
 ])

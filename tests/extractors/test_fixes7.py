@@ -214,3 +214,37 @@ def test_shipped_gazetteer_has_one_entry_for_mlp_and_for_lanczos() -> None:
     assert {gaz.lookup(f).name for f in ("MLP", "MLPs", "multilayer perceptron", "multi-layer perceptron")} == {"MLP"}
     assert {gaz.lookup(f).name for f in ("Lanczos", "Lanczos method", "Lanczos algorithm")} == {"Lanczos algorithm"}
 
+
+# ----------------------------------------------------------------------------- 5. acronyms written with math
+@pytest.mark.parametrize("text, short, long, written", [
+    (r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm.", "S2AC", "Sein Soft Actor-Critic", "S$^2$AC"),
+    (r"We present Self-Supervised Semantic Segmentation (S$^3$), a method.", "S3",
+     "Self-Supervised Semantic Segmentation", "S$^3"),
+    (r"We propose Token-Level Adaptive Routing ($\text{TLAR}$), a router.", "TLAR", "Token-Level Adaptive Routing",
+     "TLAR"),
+])
+def test_an_acronym_written_with_math_is_linked_to_its_long_form(text, short, long, written) -> None:
+    from extractors.abbreviations import find_definitions
+
+    (d,) = find_definitions(text)
+    assert (d.short, d.long, text[d.short_start:d.short_end], text[d.long_start:d.long_end]) == (
+        short, long, written, long)
+
+
+@pytest.mark.parametrize("text", [
+    r"The Lipschitz constant (L$^2$) of the map is bounded.",          # no long form spells L L
+    r"We propose Sparse Sinkhorn Attention ($\text{S}^3\text{A}$), a layer.",  # S S S A: one S short
+])
+def test_math_in_parentheses_without_a_matching_long_form_links_nothing(text) -> None:
+    from extractors.abbreviations import find_definitions
+
+    assert find_definitions(text) == []
+
+
+def test_a_math_acronym_and_its_long_form_are_one_proposed_method(extract) -> None:
+    ents = extract(r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm for energy-based policies. "
+                   r"S$^2$AC beats SAC on MuJoCo.")
+    (e,) = [e for e in ents if e.name == "Sein Soft Actor-Critic"]
+    assert e.role.value == "proposed" and "S2AC" in e.aliases
+    assert [m.text for m in e.mentions] == ["Sein Soft Actor-Critic", "S$^2$AC", "S$^2$AC"]
+
