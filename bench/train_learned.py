@@ -8,10 +8,21 @@ Data
   :func:`extractors.learned.candidates` (the names the rules left untyped) is labelled with the
   class of the annotated entity it matches (``kg.text.match_key`` of any form, as
   ``bench/eval_extraction.py`` matches), ``none`` otherwise.
-- **Thresholds**: chosen on the development gold (``--dev``, default dev+test+...+test7) by
+- **Thresholds**: with ``--choose-on dev``, chosen on the development gold (``--dev``, default
+  every development split, dev ... test11) by
   scoring the whole pipeline with ``bench/eval_extraction.py``'s ``score_gold``: per class in
   turn, the threshold from the grid that gives the best objective (mean of method+benchmark F1
   and proposed-name F1), the others fixed; a class that never helps stays at 1.01 (off).
+- **Thresholds** (default, ``--choose-on silver-cv``): coordinate ascent over :data:`GRID` on the
+  out-of-fold predictions of the silver batches (5 folds by batch), scored by simulating each
+  candidate's change on the rules' counts (:func:`choose_on_silver`).
+- **Extensions** (a rule's name grown by neighbouring words, :func:`extractors.learned.extensions`):
+  a separate model, labelled with the class of the annotated entity whose forms hold the extended
+  text; its threshold is chosen out of fold on the silver batches with the whole pipeline
+  (:func:`cv_extension`, :data:`EXTEND_GRID`) and kept only if the development gold is better
+  with it too (:func:`choose_extension`); otherwise it ships off (threshold 1.01).
+- **Transfer** (:func:`transfer`): the component trained on some batches and scored with the whole
+  pipeline on others (batches 01-60 are ICLR 2024 / ICML 2023, 61-80 other venues).
 - ``--cv-gold``: leave-one-split-out cross-validation over the development gold splits instead
   of silver (a development aid before enough silver existed; never what is shipped).
 
@@ -24,8 +35,12 @@ Usage::
     python bench/train_learned.py                 # train on all silver, choose thresholds, write the model
     python bench/train_learned.py --no-write      # the same, print only
     python bench/train_learned.py --cv-gold       # cross-validation over the gold dev splits (figures only)
+    python bench/train_learned.py --no-extend     # no extension model
 
-The held-out gold splits (test8 onwards) are never read here.
+The shipped model is written by the first command (deterministic: same batches and gazetteer,
+same model).
+
+The held-out gold splits (test12, test13) and the out-of-domain split ood1 are never read here.
 """
 
 from __future__ import annotations
@@ -53,7 +68,12 @@ from extractors.pipeline import _join, make_nlp  # noqa: E402
 from kg.text import match_key  # noqa: E402
 
 SILVER = REPO / "tests" / "gold" / "silver"
-DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7")
+#: The development gold splits (every split ``bench/eval_extraction.py`` lists as development data;
+#: the held-out pair and the out-of-domain split are never read here).
+DEV_SPLITS = E.DEV_SPLITS
+#: Probability cut-offs tried for the extension decision (``1 - P(none)``); each is a run of the
+#: whole pipeline on every silver fold.
+EXTEND_GRID = (0.7, 0.8, 0.9)
 #: Word-identity features (``prev=``, ``head=`` ...) kept when seen in at least this many candidates.
 MIN_COUNT = 4
 #: The thresholds searched, in this order: adding an untyped candidate, then changing a rule's class.
@@ -213,10 +233,10 @@ def choose_on_silver(pooled: list[tuple[str, list[float], str]], base: dict[str,
 
 
 def cv_silver(golds: list[dict[str, Any]], exs: list[tuple[dict[str, float], str, str]], *,
-              folds: int = 5, l2: float = 1.0) -> list[tuple[str, list[float], str]]:
+              folds: int = 5, l2: float = 1.0, silver: Path = SILVER) -> list[tuple[str, list[float], str]]:
     """Out-of-fold probabilities: the silver abstracts cut into ``folds`` groups by batch."""
     batch_of = {}
-    for path in sorted(SILVER.glob("batch*.ann")):
+    for path in sorted(silver.glob("batch*.ann")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("@"):
                 batch_of[line[1:].strip()] = path.stem
@@ -387,7 +407,7 @@ def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int
     as ``bench/eval_extraction.py`` scores (consolidation over the given abstracts included)."""
     from extractors.pipeline import extract_records
 
-    out = {"all": [0, 0, 0], "proposed": [0, 0, 0]}
+    out = {"all": [0, 0, 0], "role": [0, 0, 0], "proposed": [0, 0, 0]}
     recs = extract_records(E._load_records(golds), nlp=nlp)
     for g, rec in zip(golds, recs):
         pred = E._pred_entities(rec)
@@ -395,6 +415,8 @@ def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int
         for i, n in enumerate((len(tp), len(fp), len(fn))):
             out["all"][i] += n
         tp, fp, fn = E._match(g["entities"], pred, with_role=True)
+        for i, n in enumerate((len(tp), len(fp), len(fn))):
+            out["role"][i] += n
         out["proposed"][0] += sum(1 for x, _ in tp if x["role"] == "proposed")
         out["proposed"][1] += sum(1 for x in fp if x["role"] == "proposed")
         out["proposed"][2] += sum(1 for x in fn if x["role"] == "proposed")
@@ -439,6 +461,76 @@ def cv_extension(golds: list[dict[str, Any]], ext_exs: list[tuple[dict[str, floa
                 for i in range(3):
                     tot[key][i] += c[key][i]
     return totals
+
+
+def _drop_words(exs: list[tuple[dict[str, float], str, str]], prefixes: tuple[str, ...]
+                ) -> list[tuple[dict[str, float], str, str]]:
+    """``exs`` without the features whose names start with ``prefixes`` (a venue-independent set)."""
+    if not prefixes:
+        return exs
+    return [({k: v for k, v in f.items() if not k.startswith(prefixes)}, lab, d) for f, lab, d in exs]
+
+
+def transfer(golds: list[dict[str, Any]], exs: list[tuple[dict[str, float], str, str]],
+             ext_exs: list[tuple[dict[str, float], str, str]], splits: list[tuple[set[str], set[str]]], *,
+             thresholds: dict[str, float], extend: float = 1.01, drop: tuple[str, ...] = (), l2: float = 1.0,
+             silver: Path = SILVER) -> dict[str, dict[str, list[int]]]:
+    """The component trained on some silver batches and scored, with the whole pipeline, on others.
+
+    ``splits`` holds (training batches, scored batches) pairs; for each, the untyped names' model
+    and the extension model are trained on the training batches' candidates (features starting with
+    ``drop`` left out), given ``thresholds`` and ``extend``, and the scored batches' abstracts are
+    extracted without the component (``off``), with the untyped names' decisions (``names``) and
+    with the extensions too (``names+extend``). Returns setting -> summed tp/fp/fn (``all``: type
+    level; ``role``: type and role; ``proposed``)."""
+    b_of = batch_of(silver)
+    nlp = make_nlp()
+    totals: dict[str, dict[str, list[int]]] = {}
+    off = {k: 1.01 for k in THRESHOLD_KEYS}
+    for train_b, test_b in splits:
+        main = train(_drop_words([x for x in exs if b_of[x[2].split()[1]] in train_b], drop), l2=l2)
+        ext = train(_drop_words([x for x in ext_exs if b_of[x[2].split()[1]] in train_b], drop), l2=l2,
+                    extension=True)
+        test = [g for g in golds if b_of[g["id"]] in test_b]
+        for name, th, ext_th in (("off", off, 1.01), ("names", thresholds, 1.01), ("names+extend", thresholds, extend)):
+            if name == "names+extend" and extend > 1.0:
+                continue
+            _set_model(nlp, _with(main, thresholds=th, extend=_with(ext, thresholds={L.EXTEND: ext_th})))
+            c = pipeline_counts(test, nlp)
+            tot = totals.setdefault(name, {"all": [0, 0, 0], "role": [0, 0, 0], "proposed": [0, 0, 0]})
+            for key in c:
+                for i in range(3):
+                    tot[key][i] += c[key][i]
+    return totals
+
+
+def choose_extension(silver: list[dict[str, Any]], ext_exs: list[tuple[dict[str, float], str, str]],
+                     main: L.Model, args: argparse.Namespace) -> L.Model:
+    """The extension model, trained on every silver extension candidate, with its threshold.
+
+    The threshold is the :data:`EXTEND_GRID` value with the best out-of-fold silver F1
+    (:func:`cv_extension`, whole pipeline); it is kept only if it also raises the objective on the
+    development gold (``args.dev``) and the silver F1; otherwise it is 1.01 (off) and the
+    extension model ships as measured, not used."""
+    totals = cv_extension(silver, ext_exs, main, silver=args.silver, l2=args.l2, grid=EXTEND_GRID)
+    figures = {t: {k: E._prf(*c[k]) for k in c} for t, c in totals.items()}
+    for t, f in figures.items():
+        print(_line(f"silver CV, extend >= {t}", {"all": f["all"], "role": f["role"], "proposed": f["proposed"]}))
+    best = max(EXTEND_GRID, key=lambda t: (_objective(figures[t]), -t))
+    ext = train(ext_exs, l2=args.l2, extension=True)
+    chosen = 1.01
+    if _objective(figures[best]) > _objective(figures[1.01]) + 1e-9:
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d) / "model.json"
+            without = _score(_with(main, extend=_with(ext, thresholds={L.EXTEND: 1.01})), args.dev, tmp)
+            with_ = _score(_with(main, extend=_with(ext, thresholds={L.EXTEND: best})), args.dev, tmp)
+        print(_line(f"dev {args.dev}, no extension", without))
+        print(_line(f"dev {args.dev}, extend >= {best}", with_))
+        if _objective(with_) > _objective(without) + 1e-9:
+            chosen = best
+    print(f"extension threshold: {chosen}" + ("" if chosen <= 1.0 else " (off: not better on both silver and dev)"))
+    meta = dict(ext.meta, silver_cv={str(t): {k: f[k]["f1"] for k in ("all", "proposed")} for t, f in figures.items()})
+    return L.Model(ext.features, ext.classes, ext.weights, {L.EXTEND: chosen}, meta)
 
 
 UNLABELED = ("icml2019", "neurips2018", "ijcai2024", "colm2024", "colm2025")
@@ -499,6 +591,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=L.MODEL_PATH, help="where the model JSON goes")
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--no-extend", action="store_true", help="train no extension model")
+    ap.add_argument("--transfer", action="store_true",
+                    help="figures only: train on batches 01-60 and score batches 61-80 (other venues), and "
+                         "5 folds of 01-60, with the shipped thresholds (extension at 0.8)")
     ap.add_argument("--cv-gold", action="store_true", help="cross-validation over the gold dev splits only")
     ap.add_argument("--choose-on", choices=("silver-cv", "dev"), default="silver-cv",
                     help="choose the thresholds on out-of-fold silver predictions (simulated scores) or "
@@ -523,15 +619,30 @@ def main(argv: list[str] | None = None) -> int:
         cv_gold()
         return 0
     silver = load_silver(args.silver)
-    exs = examples(silver)
+    exs, ext_exs = all_examples(silver)
+    if args.transfer:
+        first = {f"batch{i:02d}" for i in range(1, 61)}
+        other = set(batch_of(args.silver).values()) - first
+        shipped = L.load_model().thresholds
+        for label, splits in (("other venues (61-80), trained on 01-60", [(first, other)]),
+                              ("ICLR/ICML (01-60), 5 folds", [(first - set(sorted(first)[k::5]), set(sorted(first)[k::5]))
+                                                              for k in range(5)])):
+            for name, c in transfer(silver, exs, ext_exs, splits, thresholds=shipped, extend=0.8,
+                                    silver=args.silver).items():
+                f = {k: E._prf(*v) for k, v in c.items()}
+                print(_line(f"{label}: {name}", f), f"tp/fp/fn {c['all']}")
+        return 0
     print(f"silver: {len(silver)} abstracts, {len(exs)} candidates, {dict(Counter(lab for _, lab, _ in exs))}")
+    print(f"extensions: {len(ext_exs)}, {dict(Counter(lab for _, lab, _ in ext_exs))}")
     if args.choose_on == "silver-cv":
-        pooled = cv_silver(silver, exs, l2=args.l2)
+        pooled = cv_silver(silver, exs, l2=args.l2, silver=args.silver)
         _report(pooled)
         th, log = choose_on_silver(pooled, base_counts(silver))
         print("\n".join(log))
         model = train(exs, l2=args.l2)
         model = L.Model(model.features, model.classes, model.weights, th, model.meta)
+        if not args.no_extend:
+            model = _with(model, extend=choose_extension(silver, ext_exs, model, args))
         with tempfile.TemporaryDirectory() as d:
             tmp = Path(d) / "model.json"
             off = L.Model(model.features, model.classes, model.weights, {k: 1.01 for k in THRESHOLD_KEYS}, model.meta)

@@ -28,6 +28,19 @@ The component ``paperkg_learned`` runs after ``paperkg_entities`` and
    the class, and the long form as canonical name (the acronym is then an alias):
    :func:`extractors.entities.entities_from_doc` reads them like the rules' spans.
 
+4. **extends** a rule's name found inside a longer annotated name ("importance sampling" in
+   "adaptive importance sampling", "Transformer" and "Hawkes process" in "Transformer Hawkes
+   process", "Sinkhorn" in "Sinkhorn divergences"): every rule span grown by one or two
+   neighbouring words of its sentence (:func:`extensions`: content words only, joined by a space
+   or a hyphen, never across punctuation, never cutting another rule span) is a candidate of a
+   second, separate model (:func:`extension_features`, ``Model.extend``); where ``1 - P(none)``
+   passes its threshold ``extend``, the extended span replaces the rule spans inside it at every
+   occurrence of the extended text (rule ``learned-extended``; the rules' role; a type the rules
+   gave the same name elsewhere, or the inner name's group when it had an acronym, which is then
+   renamed so that "Statistical Rejection Sampling Optimization (RSO)" stays one entity). The
+   training script ships the threshold only when it is better out of fold on the silver batches
+   *and* on the development gold; otherwise the extension model is kept for measuring but off.
+
 Two more decisions are measured but off by default (component config): ``add_used`` adds
 untyped names as ``used`` (neutral on the development gold), and ``change_rules`` lets the model
 change the class of a name the rules typed, or drop it, when it is confident (better on the silver
@@ -162,6 +175,7 @@ _DIGIT = re.compile(r"\d")
 _MARKUP = re.compile(r"[\\{}$*^_]")
 _PREPOSITIONS = frozenset(("on", "across", "over", "from", "in", "with"))
 _APPOSITIVE = re.compile(r"\s*,\s*(?:a|an|the)\s")
+_CITATION_AFTER = re.compile(r"\s*\(\s*[A-Z][^()]{0,40}\d{4}")
 #: Every feature :func:`features` can give that is not a word identity, in the model's column order.
 FIXED_FEATURES = (
     "bias", "kind=definition", "kind=token", "kind=rule",
@@ -434,6 +448,12 @@ _EXT_STOP = frozenset((
     "eg", "etc", "vs", "via", "per", "up", "down", "out", "off", "there", "here", "how", "why", "like", "unlike",
     "based", "using", "used", "use", "uses", "whether", "either", "neither", "same", "different", "further",
     "however", "moreover", "first", "second", "third", "one", "two", "three", "new", "novel",
+    # verbs that open a sentence's object ("we study X", "we train X")
+    "study", "studies", "studied", "analyze", "analyse", "analyzes", "analyses", "analyzed", "apply", "applies",
+    "applied", "applying", "show", "shows", "showed", "train", "trains", "trained", "training", "investigate",
+    "investigates", "consider", "considers", "employ", "employs", "employed", "leverage", "leverages", "improve",
+    "improves", "improved", "combine", "combines", "combined", "achieve", "achieves", "obtain", "obtains",
+    "make", "makes", "run", "runs", "revisit", "revisits", "enable", "enables", "yields", "via", "call",
     *_CUE_WORDS))
 #: One word of an extension: letters/digits with inner apostrophes, dots, slashes, plus signs or
 #: hyphens ("Lloyd's", "1.1", "V2", "full-matrix", "70B").
@@ -511,6 +531,8 @@ def extensions(text: str, spans: Sequence[tuple[int, int, str, str, str]], abstr
                     if w2 and _ext_word_ok(w2) and m.group(2) == w1:
                         grown.append(("right", s, m.start(4) + len(w2), (w1, w2)))
         for side, gs, ge, words in grown:
+            if len(out) >= _MAX_CANDIDATES:
+                return list(out.values())  # a huge abstract stays linear
             # no rule span may cross the new boundary
             if (gs > 0 and occupied[gs] and occupied[gs - 1]) or (occupied[ge - 1] and occupied[ge]):
                 continue
@@ -686,8 +708,9 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
     abstract_len = max(1, len(text) - abstract_start)
     # the short form / token
     _shape("s_", cand.short, f)
-    if gazetteer.lookup(cand.short) is not None:
-        f["gaz_" + gazetteer.lookup(cand.short).type] = 1.0  # type: ignore[union-attr]
+    entry = gazetteer.lookup(cand.short)
+    if entry is not None:
+        f["gaz_" + entry.type] = 1.0
     # the long form
     if cand.long:
         words = cand.long.replace("-", " ").split()
@@ -796,7 +819,7 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
         f["prep_before"] = 1.0
     if pw and pw[-1] in ("the", "a", "an"):
         f["det_before"] = 1.0
-    if "et al" in after[:80] or re.match(r"\s*\(\s*[A-Z][^()]{0,40}\d{4}", text[e:e + 60]):
+    if "et al" in after[:80] or _CITATION_AFTER.match(text, e, e + 60):
         f["citation_after"] = 1.0
     # is the first "we propose" of the abstract before this name?
     if first_proposal == -2:
@@ -887,13 +910,19 @@ class Model:
 
     def probabilities(self, feats: dict[str, float]) -> list[float]:
         """Class probabilities (softmax) for one candidate's features."""
-        columns = self.columns
+        get = self.columns.get
         scores = [0.0] * len(self.classes)
+        n = len(scores)
         for k, v in feats.items():
-            col = columns.get(k)
-            if col is not None:
-                for j, w in enumerate(col):
-                    scores[j] += w * v
+            col = get(k)
+            if col is None:
+                continue
+            if v == 1.0:  # most features are indicators
+                for j in range(n):
+                    scores[j] += col[j]
+            else:
+                for j in range(n):
+                    scores[j] += col[j] * v
         top = max(scores)
         exps = [math.exp(x - top) for x in scores]
         total = sum(exps)
