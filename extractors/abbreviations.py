@@ -135,6 +135,26 @@ class TextKeepingTokenizer:
         return getattr(self.tokenizer, name)
 
 
+#: an inline HTML tag (the clean view's markup removes these too)
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]{0,80}>")
+
+
+def _split_html_tags(doc: Doc, text: str) -> None:
+    """Split the tokens that an HTML tag starts or ends inside ("BERT</b" -> "BERT", "</b")."""
+    cuts = sorted({i for m in _HTML_TAG.finditer(text) for i in m.span()})
+    splits = []
+    for tok in doc:
+        s, e = tok.idx, tok.idx + len(tok.text)
+        inner = [c - s for c in cuts[bisect.bisect_right(cuts, s):bisect.bisect_left(cuts, e)]]
+        if inner:
+            bounds = [0, *inner, e - s]
+            splits.append((tok, [tok.text[a:b] for a, b in zip(bounds, bounds[1:])]))
+    if splits:
+        with doc.retokenize() as retokenizer:
+            for tok, orths in splits:
+                retokenizer.split(tok, orths, heads=[(tok, 0)] * len(orths))
+
+
 VIEW_KEY = "paperkg_clean_view"
 
 
@@ -597,7 +617,12 @@ class AbbreviationDetector:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        defs = find_definitions(doc_text(doc), doc_view(doc))
+        text = doc_text(doc)
+        if "<" in text and _HTML_TAG.search(text) is not None:
+            # an inline HTML tag glued to a word ("<b>BERT</b>"): its own tokens, so that the later
+            # components' phrase matchers see the name (the text and its offsets do not change)
+            _split_html_tags(doc, text)
+        defs = find_definitions(text, doc_view(doc))
         doc._.abbreviations = {d.short: d.long for d in defs}
         doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
         spans = []

@@ -248,3 +248,30 @@ def test_a_math_acronym_and_its_long_form_are_one_proposed_method(extract) -> No
     assert e.role.value == "proposed" and "S2AC" in e.aliases
     assert [m.text for m in e.mentions] == ["Sein Soft Actor-Critic", "S$^2$AC", "S$^2$AC"]
 
+
+# ----------------------------------------------------------------------------- 6. inline HTML tags
+def test_names_inside_inline_html_tags_are_found_with_original_offsets(rec, nlp) -> None:
+    from extractors.pipeline import extract_records
+
+    text = ("We fine-tune <b>BERT</b> and <i>RoBERTa</i> on <b>GLUE</b>; our <em>FlashRoute</em> method "
+            "beats <i>ResNet-50</i>.")
+    (out,) = extract_records([rec(text)], nlp=nlp)
+    got = {}
+    for e in out.entities:
+        if e.type.value == "concept":
+            continue
+        assert "<" not in e.name and not any("<" in a for a in e.aliases)
+        for m in e.mentions:
+            assert out.abstract[m.start:m.end] == m.text and "<" not in m.text
+        got[e.name] = (e.type.value, e.role.value)
+    assert got == {"BERT": ("method", "used"), "RoBERTa": ("method", "used"), "GLUE": ("benchmark", "used"),
+                   "FlashRoute": ("method", "proposed"), "ResNet-50": ("method", "used")}
+
+
+def test_html_tags_split_off_tokens_but_keep_the_text(nlp) -> None:
+    text = "We fine-tune <b>BERT</b> on H<sub>2</sub>O data."
+    assert "BERT</b" in [t.text for t in nlp.make_doc(text)]  # the tokenizer stays spaCy's
+    doc = nlp(text)
+    assert doc.text == text
+    assert "BERT" in [t.text for t in doc] and not any(t.text.startswith("BERT<") or t.text.endswith(">BERT")
+                                                       for t in doc)
