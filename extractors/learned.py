@@ -318,6 +318,23 @@ def _rule_spans(doc: Doc, text: str) -> tuple[list[tuple[str, str, list[Any], in
     return spans, occupied
 
 
+def _may_have_candidates(doc: Doc, text: str, gaz: Gazetteer) -> bool:
+    """Does a definition or token of ``doc`` pass the tests of :func:`candidates` that need no rule
+    span (in the abstract, short enough, no stop name, common word or modifier compound)? When
+    none does, :func:`candidates` gives no untyped candidate, and the rule spans need not be read."""
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    for short, _long, _ss, _se, ls, le in doc.user_data.get(DEFS_KEY, ()):
+        if ls >= abstract_start and le - ls <= _MAX_NAME and not gaz.is_stop(short):
+            return True
+    for s, e in doc.user_data.get(CANDIDATES_KEY, ()):
+        surface = text[s:e]
+        if len(surface) <= _MAX_NAME and not gaz.is_stop(surface) and not gaz.is_common_word(surface) \
+                and not _MODIFIER_TAIL.search(surface):
+            return True
+    return False
+
+
 def _has_proposed(spans: list[tuple[str, str, list[Any], int, int]], abstract_start: int, text: str) -> bool:
     """Is a name of the rules proposed, as :func:`_rule_candidates` would give it (a group with an
     abstract mention, not found by :data:`_KEEP_RULES` alone)? Cheaper than building the groups."""
@@ -686,6 +703,11 @@ def _first_proposal(text: str, abstract_start: int) -> int:
     return m.start("verb") if m else -1
 
 
+@lru_cache(maxsize=256)
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _WORD.findall(title))
+
+
 def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: bool = False,
              first_proposal: int = -2) -> dict[str, float]:
     """Hand-designed features of one candidate in the joined title + abstract ``text``.
@@ -744,7 +766,7 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
         if t.startswith(cand.short) or (cand.long and t.startswith(cand.long)):
             f["title_start"] = 1.0
     elif cand.long and title:
-        tw = {w.lower() for w in _WORD.findall(title)}
+        tw = _title_words(title)
         lw = [w.lower() for w in _WORD.findall(cand.long) if len(w) > 3]
         if lw and sum(w in tw for w in lw) / len(lw) >= 0.5:
             f["title_overlap"] = 1.0
@@ -1040,6 +1062,8 @@ class LearnedNames:
         added: list[tuple[int, int, str, str, str, str]] = []
         changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
         text = doc_text(doc)
+        if not (self.extend or self.change_rules or _may_have_candidates(doc, text, self.gazetteer)):
+            return  # every definition and token fails a test :func:`candidates` applies anyway
         spans = _rule_spans(doc, text)
         renames: dict[str, str] = {}
         if self.extend:
