@@ -12,12 +12,14 @@ first character of the short form having to start a word, within a window of
 Written for paperkg from the paper's description; differences: the short form must contain an
 upper-case letter (abstracts use "(i)", "(ours)", "(e.g., ...)" in parentheses a lot), and the
 search runs on a view of the text without LaTeX/Markdown emphasis, so
-``\\textbf{Uni}fied Framework for \\textbf{D}eep ... (Uni-DHC)`` is found.
+``\\textbf{Uni}fied Framework for \\textbf{D}eep ... (Uni-DHC)`` is found; a short form written
+with math is read in that view too ("S$^2$AC" is S2AC, its superscript repeating the S).
 
 The component ``paperkg_abbreviations`` sets ``doc._.abbreviations`` (short form -> long form,
 the first definition wins) and puts the short and long forms of each definition in
 ``doc.spans["paperkg_abbreviations"]`` (labels ``SHORT`` and ``LONG``; ``span._.paperkg_pair``
-is the other form's text).
+is the other form's text). It first splits the tokens an inline HTML tag is glued to
+("BERT</b" -> "BERT", "</b"), so that the later components' phrase matchers see the names.
 """
 
 from __future__ import annotations

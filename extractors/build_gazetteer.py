@@ -5,7 +5,8 @@ Inputs
 - ``shared/data/ml-gazetteer/gazetteer.jsonl`` (SciREX + Papers-with-Code sota-extractor names,
   see its SOURCE.md): DATASET and METHOD names with variants, METRIC names (used as a stoplist).
 - ``extractors/data/curated.tsv``: our own list of current benchmarks and model families (the
-  shared list stops around 2020).
+  shared list stops around 2020); lines that name one thing are one entry with a name fixed by
+  the lines themselves (:func:`curated_entries`).
 - ``extractors/data/stoplist.txt``: generic names that are never an entity on their own.
 - ``tests/gold/silver/batchNN.ann``, the silver training batches (every batch present, or the
   ones named): :mod:`extractors.build_silver` counts how often annotators label each name and

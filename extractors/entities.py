@@ -56,7 +56,11 @@ have developed", "this paper has introduced" and one -ly adverb before the verb 
 release"); the title's one-word name written otherwise in the abstract ("Crystal: ..." and
 "CRYSTAL", "Zephyr: ..." and "Zephyr-7B"), and a rare known word opening the title ("Mamba: ...")
 is the paper's own like a coined one; an English word in capitals is a name after a naming cue
-("named TEST"). Precision: one plain word after "we call" is a term unless quoted; "a new
+("named TEST"). Round 7: a known family with its version or size right after a proposal verb is
+the paper's own release ("We present OLMo 2, ...", "we release Mistral 7B"), as is a known name
+defined after a proposal verb and a head noun in apposition ("we develop a challenging benchmark,
+X (ABC)"); a stoplisted acronym right after a proposal verb is the paper's own name there ("we
+introduce SAT, a ... dataset"). Precision: one plain word after "we call" is a term unless quoted; "a new
 <modifier> <known method> method" is a description, not a name; a long form defined right after
 "in" is the setting of an unnamed proposal; "the Hedge algorithm" is "Hedge" when the bare name
 is an entry of its own; no span crosses the title/abstract break.
