@@ -143,3 +143,13 @@ def test_the_extension_model_round_trips_and_bad_input_is_bounded(tmp_path):
         for v in (doc.user_data.get(INFO_KEY) or {}).values():
             s, e = v[3]
             assert 0 <= s < e <= len(text)
+
+
+def test_the_shipped_extension_model_matches_the_feature_list(rules_nlp):
+    ext = L.load_model().extend
+    assert ext is not None and ext.classes == L.CLASSES and set(ext.thresholds) == {L.EXTEND}
+    assert ext.features[:len(L.EXT_FIXED_FEATURES)] == L.EXT_FIXED_FEATURES
+    assert all(f.startswith(L.EXT_WORD_PREFIXES) for f in ext.features[len(L.EXT_FIXED_FEATURES):])
+    for text in (GROWN, MERGED, ACRONYM):
+        for _x, f in L.featurize_extensions(rules_nlp(text)):
+            assert all(k in L.EXT_FIXED_FEATURES or k.startswith(L.EXT_WORD_PREFIXES) for k in f)
