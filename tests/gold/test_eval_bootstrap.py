@@ -53,10 +53,19 @@ def test_a_pair_waiting_behind_the_held_out_pair_cannot_be_scored(monkeypatch) -
         ev._split_arg("test99")
 
 
-def test_held_out_and_out_of_domain_splits_refuse_errors(capsys) -> None:
+def test_held_out_and_out_of_domain_splits_refuse_errors(capsys, monkeypatch) -> None:
     """--errors is refused on the held-out pair and on ood1: their errors are never listed."""
     ev = _eval_module()
+    monkeypatch.setattr(ev, "HELD_OUT", ("test12", "test13"))  # the pair held out until 1.10.0
     for split in ("held-out", *ev.HELD_OUT, "ood1", f"test6+{ev.HELD_OUT[0]}"):
         with pytest.raises(SystemExit):
             ev.main(["--split", split, "--errors", "--only", "gold"])
         assert "held out" in capsys.readouterr().err
+
+
+def test_held_out_with_no_pair_waiting_is_refused(monkeypatch) -> None:
+    """With no pair drawn, 'held-out' is an error that says so, not a score of nothing."""
+    ev = _eval_module()
+    monkeypatch.setattr(ev, "HELD_OUT", ())
+    with pytest.raises(argparse.ArgumentTypeError, match="no held-out pair is waiting"):
+        ev._split_arg("held-out")
