@@ -163,20 +163,8 @@ def examples(golds: list[dict[str, Any]]) -> list[tuple[dict[str, float], str, s
 
 def base_counts(golds: list[dict[str, Any]]) -> dict[str, list[int]]:
     """tp/fp/fn (type level ``all``, and ``proposed``) of the rules alone, scored as the eval scores."""
-    from extractors.pipeline import extract_records
-
-    out = {"all": [0, 0, 0], "proposed": [0, 0, 0]}
-    recs = extract_records(E._load_records(golds), nlp=_rules_nlp())
-    for g, rec in zip(golds, recs):
-        pred = E._pred_entities(rec)
-        tp, fp, fn = E._match(g["entities"], pred, with_role=False)
-        for i, n in enumerate((len(tp), len(fp), len(fn))):
-            out["all"][i] += n
-        tp, fp, fn = E._match(g["entities"], pred, with_role=True)
-        out["proposed"][0] += sum(1 for x, _ in tp if x["role"] == "proposed")
-        out["proposed"][1] += sum(1 for x in fp if x["role"] == "proposed")
-        out["proposed"][2] += sum(1 for x in fn if x["role"] == "proposed")
-    return out
+    counts = pipeline_counts(golds, _rules_nlp())
+    return {"all": counts["all"], "proposed": counts["proposed"]}
 
 
 def _state_counts(state: str, gold: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

@@ -68,3 +68,27 @@ def names_in(extract, request):
         return {e.name for e in extract(text, title)}
 
     return run
+
+
+@pytest.fixture(scope="session")
+def nlp_with():
+    """``nlp_with(model, **config)``: a default pipeline whose ``paperkg_learned`` reads ``model``
+    (a JSON path, or None for the shipped one) with ``config``."""
+    from extractors.pipeline import make_nlp
+
+    def build(model: str | None, **config):
+        nlp = make_nlp()
+        nlp.replace_pipe("paperkg_learned", "paperkg_learned", config={"model": model, **config})
+        return nlp
+
+    return build
+
+
+@pytest.fixture(scope="module")
+def rules_nlp():
+    """The default pipeline without ``paperkg_learned``: the rules' view of a text."""
+    from extractors.pipeline import make_nlp
+
+    nlp = make_nlp()
+    nlp.remove_pipe("paperkg_learned")
+    return nlp

@@ -40,19 +40,6 @@ def _model(path: Path, weights: dict[str, dict[str, float]], thresholds: dict[st
     return str(path)
 
 
-def _nlp_with(model: str | None, **config):
-    nlp = make_nlp()
-    nlp.replace_pipe("paperkg_learned", "paperkg_learned", config={"model": model, **config})
-    return nlp
-
-
-@pytest.fixture(scope="module")
-def rules_nlp():
-    nlp = make_nlp()
-    nlp.remove_pipe("paperkg_learned")
-    return nlp
-
-
 def test_candidates_are_the_definitions_and_tokens_no_rule_typed(rules_nlp):
     doc = rules_nlp(DEFINED)
     cands = {c.name: c for c in L.candidates(doc) if c.kind != "rule"}
@@ -69,10 +56,10 @@ def test_candidates_are_the_definitions_and_tokens_no_rule_typed(rules_nlp):
     assert rules["ImageNet"].kind == "rule" and rules["ImageNet"].rule_class == "benchmark/used"
 
 
-def test_confident_proposed_long_form_is_added_with_its_acronym_and_every_mention(tmp_path):
+def test_confident_proposed_long_form_is_added_with_its_acronym_and_every_mention(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"kind=definition": 5.0}},
                   {"method/proposed": 0.5})
-    doc = _nlp_with(path)(DEFINED)
+    doc = nlp_with(path)(DEFINED)
     ents = {e.name: e for e in entities_from_doc(doc)}
     e = ents["Spectral Path Reweighting"]
     assert e.role.value == "proposed" and e.type.value == "method"
@@ -81,10 +68,10 @@ def test_confident_proposed_long_form_is_added_with_its_acronym_and_every_mentio
     assert {m.rule for m in e.mentions} == {"learned"}
 
 
-def test_below_threshold_nothing_is_added(tmp_path):
+def test_below_threshold_nothing_is_added(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"kind=definition": 5.0}},
                   {"method/proposed": 0.999})
-    doc = _nlp_with(path)(DEFINED)
+    doc = nlp_with(path)(DEFINED)
     assert "Spectral Path Reweighting" not in {e.name for e in entities_from_doc(doc)}
 
 
@@ -104,7 +91,7 @@ def test_shipped_model_ranks_a_defined_task_below_a_proposal(rules_nlp):
     assert p_proposed(proposal, "Spectral Path Reweighting") > p_proposed(TASK, "Shortest Cycle Counting")
 
 
-def test_added_spans_never_overlap_rule_spans(tmp_path):
+def test_added_spans_never_overlap_rule_spans(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"bias": 5.0}},
                   {"method/proposed": 0.5, "benchmark/proposed": 0.5})
     text = ("Graph sampling\n\nWe evaluate Spectral Path Reweighting (SPR) against GraphSAGE on Cora and "
@@ -113,7 +100,7 @@ def test_added_spans_never_overlap_rule_spans(tmp_path):
     rules.remove_pipe("paperkg_learned")
     rules_doc = rules(text)
     before = {(s.start_char, s.end_char, s.label_) for s in rules_doc.spans[SPANS_KEY]}
-    doc = _nlp_with(path)(text)
+    doc = nlp_with(path)(text)
     spans = sorted((s.start_char, s.end_char) for s in doc.spans[SPANS_KEY])
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
     after = {(s.start_char, s.end_char, s.label_) for s in doc.spans[SPANS_KEY]}
@@ -122,26 +109,26 @@ def test_added_spans_never_overlap_rule_spans(tmp_path):
     assert {info[f"{s}:{e}:{lab}"][2] for s, e, lab in after - before} == {"learned"}
 
 
-def test_a_rule_name_changes_class_or_is_dropped_only_with_a_rule_threshold(tmp_path):
+def test_a_rule_name_changes_class_or_is_dropped_only_with_a_rule_threshold(tmp_path, nlp_with):
     text = "Training graphs\n\nWe train QuuxNet on the ZorbBench dataset with Adam."
     keep = _model(tmp_path / "k.json", {"none": {"kind=rule": 9.0}}, {"method/proposed": 0.5})
     drop = _model(tmp_path / "d.json", {"none": {"kind=rule": 9.0}}, {"rule:none": 0.5})
-    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(_nlp_with(keep, change_rules=True)(text))}
+    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(nlp_with(keep, change_rules=True)(text))}
     # a gazetteer name ("Adam") is never a candidate: it stays whatever the model says
-    assert {e.name for e in entities_from_doc(_nlp_with(drop, change_rules=True)(text))} == {"Adam"}
+    assert {e.name for e in entities_from_doc(nlp_with(drop, change_rules=True)(text))} == {"Adam"}
     # and by default (change_rules off) the rules' names are left alone
-    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(_nlp_with(drop)(text))}
+    assert {"QuuxNet", "ZorbBench", "Adam"} <= {e.name for e in entities_from_doc(nlp_with(drop)(text))}
     retype = _model(tmp_path / "r.json", {"benchmark/proposed": {"rule_class=benchmark/used": 9.0}},
                     {"rule:benchmark/proposed": 0.5})
-    ents = {e.name: e for e in entities_from_doc(_nlp_with(retype, change_rules=True)(text))}
+    ents = {e.name: e for e in entities_from_doc(nlp_with(retype, change_rules=True)(text))}
     assert ents["ZorbBench"].role.value == "proposed" and ents["QuuxNet"].role.value == "used"
     assert {m.rule for m in ents["ZorbBench"].mentions} == {"bench_head"}  # the evidence is kept
 
 
-def test_used_names_are_added_only_with_add_used(tmp_path):
+def test_used_names_are_added_only_with_add_used(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/used": {"kind=definition": 5.0}}, {"method/used": 0.5})
-    assert "Spectral Path Reweighting" not in {e.name for e in entities_from_doc(_nlp_with(path)(DEFINED))}
-    ents = {e.name: e for e in entities_from_doc(_nlp_with(path, add_used=True)(DEFINED))}
+    assert "Spectral Path Reweighting" not in {e.name for e in entities_from_doc(nlp_with(path)(DEFINED))}
+    ents = {e.name: e for e in entities_from_doc(nlp_with(path, add_used=True)(DEFINED))}
     assert ents["Spectral Path Reweighting"].role.value == "used"
 
 
@@ -150,15 +137,15 @@ def test_used_names_are_added_only_with_add_used(tmp_path):
     ("Plots\n\nWe draw with PlotLang, a well-known plotting language. PlotLang is short.", "PlotLang"),
     ("Agents\n\nWe then show the efficacy of our proposed RL-training framework.", "RL-training"),
 ])
-def test_guards_keep_a_confident_model_from_calling_these_proposed(text, name, tmp_path):
+def test_guards_keep_a_confident_model_from_calling_these_proposed(text, name, tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"bias": 9.0}}, {"method/proposed": 0.5})
-    assert name not in {e.name for e in entities_from_doc(_nlp_with(path)(text))}
+    assert name not in {e.name for e in entities_from_doc(nlp_with(path)(text))}
 
 
-def test_results_survive_two_processes(tmp_path):
+def test_results_survive_two_processes(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"kind=definition": 5.0, "kind=token": 5.0}},
                   {"method/proposed": 0.5})
-    nlp = _nlp_with(path)
+    nlp = nlp_with(path)
     texts = [DEFINED, TASK, TOKEN] * 3
     one = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY]) for d in nlp.pipe(texts)]
     two = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY])
@@ -207,20 +194,20 @@ def test_bad_input_gives_no_learned_names_with_the_shipped_model(text):
 
 
 @pytest.mark.parametrize("text", BAD)
-def test_bad_input_with_a_model_that_adds_everything_gives_spans_of_names(text, tmp_path):
+def test_bad_input_with_a_model_that_adds_everything_gives_spans_of_names(text, tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"bias": 9.0}}, {"method/proposed": 0.5})
-    doc = _nlp_with(path)(text)
+    doc = nlp_with(path)(text)
     for k, v in (doc.user_data.get(INFO_KEY) or {}).items():
         if v[2] == "learned":
             s, e = v[3]
             assert 0 <= s < e <= len(text) and text[s:e].strip() and "(" not in text[s:e]
 
 
-def test_a_one_megabyte_abstract_is_bounded(tmp_path):
+def test_a_one_megabyte_abstract_is_bounded(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", {"method/proposed": {"bias": 9.0}}, {"method/proposed": 0.5})
     unit = "Our Flux Router Net (FRN) beats ZetaPrune. "
     text = "T\n\n" + unit * (1_000_000 // len(unit))
-    doc = _nlp_with(path)(text)
+    doc = nlp_with(path)(text)
     assert len(L.candidates(doc)) <= 2 * L._MAX_CANDIDATES
     names = {e.name for e in entities_from_doc(doc)}
     assert names  # still works at that size

@@ -14,7 +14,6 @@ import pytest
 
 from extractors import learned as L
 from extractors.entities import INFO_KEY, SPANS_KEY, entities_from_doc
-from extractors.pipeline import make_nlp
 
 GROWN = ("Sampling better\n\n"
          "We study adaptive importance sampling for rare events. Plain importance sampling fails "
@@ -43,19 +42,6 @@ def _model(path: Path, ext_weights: dict[str, dict[str, float]], threshold: floa
 #: an extension model that grows a name only by the word "adaptive" (or, second test, always)
 ADAPTIVE = {"none": {"bias": 4.0, "w=adaptive": -12.0}}
 ALWAYS = {"none": {"bias": -9.0}}
-
-
-def _nlp_with(model: str | None, **config):
-    nlp = make_nlp()
-    nlp.replace_pipe("paperkg_learned", "paperkg_learned", config={"model": model, **config})
-    return nlp
-
-
-@pytest.fixture(scope="module")
-def rules_nlp():
-    nlp = make_nlp()
-    nlp.remove_pipe("paperkg_learned")
-    return nlp
 
 
 def _surfaces(doc) -> dict[str, L.Extension]:
@@ -88,8 +74,8 @@ def test_modifier_compounds_punctuation_and_generic_heads_are_no_extension(rules
     assert absent not in _surfaces(rules_nlp(text))
 
 
-def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_path):
-    doc = _nlp_with(_model(tmp_path / "m.json", ADAPTIVE))(GROWN)
+def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_path, nlp_with):
+    doc = nlp_with(_model(tmp_path / "m.json", ADAPTIVE))(GROWN)
     ents = {e.name: e for e in entities_from_doc(doc)}
     grown = ents["adaptive importance sampling"]
     assert [(m.start, m.end, m.rule) for m in grown.mentions] == [
@@ -104,18 +90,18 @@ def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_p
     assert set(doc.user_data[INFO_KEY]) == {f"{s.start_char}:{s.end_char}:{s.label_}" for s in doc.spans[SPANS_KEY]}
 
 
-def test_below_the_threshold_or_switched_off_nothing_changes(tmp_path, rules_nlp):
+def test_below_the_threshold_or_switched_off_nothing_changes(tmp_path, rules_nlp, nlp_with):
     def names(nlp):
         return sorted((e.name, tuple((m.start, m.end) for m in e.mentions)) for e in entities_from_doc(nlp(GROWN)))
 
-    before = names(_nlp_with(_model(tmp_path / "off.json", ADAPTIVE), extend=False))
-    assert names(_nlp_with(_model(tmp_path / "high.json", ADAPTIVE, threshold=1.01))) == before
-    assert names(_nlp_with(_model(tmp_path / "weak.json", {"none": {"bias": 4.0, "w=adaptive": -3.0}}))) == before
+    before = names(nlp_with(_model(tmp_path / "off.json", ADAPTIVE), extend=False))
+    assert names(nlp_with(_model(tmp_path / "high.json", ADAPTIVE, threshold=1.01))) == before
+    assert names(nlp_with(_model(tmp_path / "weak.json", {"none": {"bias": 4.0, "w=adaptive": -3.0}}))) == before
     assert "adaptive importance sampling" not in {n for n, _ in before}
 
 
-def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path):
-    doc = _nlp_with(_model(tmp_path / "m.json", ALWAYS))(ACRONYM)
+def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path, nlp_with):
+    doc = nlp_with(_model(tmp_path / "m.json", ALWAYS))(ACRONYM)
     ents = {e.name: e for e in entities_from_doc(doc)}
     assert "Statistical Rejection Sampling Optimization" in ents, sorted(ents)
     e = ents["Statistical Rejection Sampling Optimization"]
@@ -123,8 +109,8 @@ def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path):
     assert "Rejection Sampling Optimization" not in ents
 
 
-def test_extensions_survive_two_processes(tmp_path):
-    nlp = _nlp_with(_model(tmp_path / "m.json", ALWAYS))
+def test_extensions_survive_two_processes(tmp_path, nlp_with):
+    nlp = nlp_with(_model(tmp_path / "m.json", ALWAYS))
     texts = [GROWN, MERGED, ACRONYM] * 2
     one = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY]) for d in nlp.pipe(texts)]
     two = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY])
@@ -132,12 +118,12 @@ def test_extensions_survive_two_processes(tmp_path):
     assert one == two
 
 
-def test_the_extension_model_round_trips_and_bad_input_is_bounded(tmp_path):
+def test_the_extension_model_round_trips_and_bad_input_is_bounded(tmp_path, nlp_with):
     path = _model(tmp_path / "m.json", ALWAYS)
     model = L.load_model(path)
     assert model.extend is not None and model.extend.thresholds == {L.EXTEND: 0.8}
     assert L.Model.from_data(model.to_data()).to_data() == model.to_data()
-    nlp = _nlp_with(path)
+    nlp = nlp_with(path)
     for text in ("", "((((", "T\n\n" + "Our adaptive importance sampling beats SGD. " * 20000):
         doc = nlp(text)
         for v in (doc.user_data.get(INFO_KEY) or {}).values():
