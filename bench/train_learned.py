@@ -445,12 +445,16 @@ def cv_extension(golds: list[dict[str, Any]], ext_exs: list[tuple[dict[str, floa
         fold_golds = [g for g in golds if fold_of[b_of[g["id"]]] == k]
         for t in (1.01, *grid):
             _set_model(nlp, _with(main, extend=_with(ext, thresholds={L.EXTEND: t})))
-            c = pipeline_counts(fold_golds, nlp)
-            tot = totals.setdefault(t, {"all": [0, 0, 0], "role": [0, 0, 0], "proposed": [0, 0, 0]})
-            for key in tot:
-                for i in range(3):
-                    tot[key][i] += c[key][i]
+            _accumulate(totals, t, pipeline_counts(fold_golds, nlp))
     return totals
+
+
+def _accumulate(totals: dict[Any, dict[str, list[int]]], key: Any, counts: dict[str, list[int]]) -> None:
+    """Add :func:`pipeline_counts`' tp/fp/fn to ``totals[key]`` (created at zero)."""
+    tot = totals.setdefault(key, {"all": [0, 0, 0], "role": [0, 0, 0], "proposed": [0, 0, 0]})
+    for kind, values in tot.items():
+        for i in range(3):
+            values[i] += counts[kind][i]
 
 
 def _drop_words(exs: list[tuple[dict[str, float], str, str]], prefixes: tuple[str, ...]
@@ -486,11 +490,7 @@ def transfer(golds: list[dict[str, Any]], exs: list[tuple[dict[str, float], str,
             if name == "names+extend" and extend > 1.0:
                 continue
             _set_model(nlp, _with(main, thresholds=th, extend=_with(ext, thresholds={L.EXTEND: ext_th})))
-            c = pipeline_counts(test, nlp)
-            tot = totals.setdefault(name, {"all": [0, 0, 0], "role": [0, 0, 0], "proposed": [0, 0, 0]})
-            for key in c:
-                for i in range(3):
-                    tot[key][i] += c[key][i]
+            _accumulate(totals, name, pipeline_counts(test, nlp))
     return totals
 
 
