@@ -31,6 +31,12 @@ test8 and test9 were scored for 1.7.0 (figures only) at the start of the next ro
 session, before the silver training batches of ``silver/draw.py``, which take their ids from what
 is left.
 
+``test14`` and ``test15`` (``TEST14_SEED``, ``TEST15_SEED``) were drawn at the start of the eighth
+session by ``choose_late``, not ``choose``: the silver batches (``silver/draw.py``) take their pool
+from what ``choose`` leaves, so a new split inside ``choose`` would reshuffle them. ``choose_late``
+draws from the ICLR/ICML ids that neither ``choose`` nor the silver batches hold, one seeded
+generator per source, test14 first.
+
 ``ood1`` is an out-of-domain held-out split (``choose_ood``): 20 abstracts each from NeurIPS 2018,
 ICML 2019, IJCAI 2024 and COLM 2025, venues and years none of the in-domain splits nor the silver
 batches come from, so its figure says how the extractor carries over to other venues.
@@ -39,6 +45,7 @@ batches come from, so its figure says how the extractor carries over to other ve
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 from pathlib import Path
@@ -71,11 +78,16 @@ TEST12_SEED = "20240531:test12"
 TEST12_PER_SOURCE = 40
 TEST13_SEED = "20240531:test13"
 TEST13_PER_SOURCE = 40
+TEST14_SEED = "20240531:test14"
+TEST14_PER_SOURCE = 40
+TEST15_SEED = "20240531:test15"
+TEST15_PER_SOURCE = 40
 #: The out-of-domain split ``ood1``: other venues and years than the in-domain splits above.
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 OOD1_SEED = "20240531:ood1"
 OOD1_PER_SOURCE = 20
-_DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+_HERE = Path(__file__).resolve().parent
+_DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
 
 def read_ids(path: Path) -> list[str]:
@@ -145,6 +157,27 @@ def _later_draw(
     return rows
 
 
+def choose_late(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for test14, then test15: the splits drawn after the silver
+    batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py`` holds."""
+    spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
+    silver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(silver)
+    taken = {rec_id for _, _, rec_id in choose(data)}
+    taken |= {rec_id for _, _, rec_id in silver.draw(data)}
+    rows: list[tuple[str, str, str]] = []
+    for split, seed, per_source in (("test14", TEST14_SEED, TEST14_PER_SOURCE),
+                                    ("test15", TEST15_SEED, TEST15_PER_SOURCE)):
+        for source in SOURCES:
+            ids = read_ids(data / "confpapers" / "jsonl" / source)
+            rest = [i for i in ids if i not in taken]
+            rng = random.Random(f"{seed}:{source}")
+            drawn = rng.sample(rest, per_source)
+            taken.update(drawn)
+            rows += [(split, source, i) for i in drawn]
+    return rows
+
+
 def choose_ood(data: Path) -> list[tuple[str, str, str]]:
     """Return ``(split, source, id)`` for the out-of-domain split ``ood1``: ``OOD1_PER_SOURCE``
     ids of each of ``OOD_SOURCES`` (NeurIPS 2018, ICML 2019, IJCAI 2024, COLM 2025), one seeded
@@ -162,7 +195,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=_DEFAULT_DATA)
     args = parser.parse_args()
-    for split, source, rec_id in [*choose(args.data), *choose_ood(args.data)]:
+    for split, source, rec_id in [*choose(args.data), *choose_late(args.data), *choose_ood(args.data)]:
         print(f"{split}\t{source}\t{rec_id}")
 
 

@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test11.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test15.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -18,10 +18,12 @@ from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
 SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11",
-          "test12", "test13")
+          "test12", "test13", "test14", "test15")
 # Later held-out splits and how many ids each draws per source (see sample.py).
 LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40,
-                "test10": 40, "test11": 40, "test12": 40, "test13": 40}
+                "test10": 40, "test11": 40, "test12": 40, "test13": 40, "test14": 40, "test15": 40}
+#: The splits drawn after the silver batches, by ``sample.choose_late`` rather than ``sample.choose``.
+LATE_SPLITS = ("test14", "test15")
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 #: The out-of-domain held-out split (sample.choose_ood) and its sources.
 OOD_SPLITS = ("ood1",)
@@ -37,6 +39,12 @@ def _load_module(name: str):
     assert spec.loader is not None
     spec.loader.exec_module(module)
     return module
+
+
+def _drawn(shared_data: Path) -> list[tuple[str, str, str]]:
+    """Every in-domain gold row: ``sample.choose`` and then ``sample.choose_late``."""
+    sample = _load_module("sample")
+    return [*sample.choose(shared_data), *sample.choose_late(shared_data)]
 
 
 def _read_gold(split: str) -> list[dict]:
@@ -126,7 +134,7 @@ def test_later_split_draws_half_from_each_source(split: str, per_source: int) ->
 def test_later_annotation_file_lists_each_sampled_id_once(split: str, shared_data: Path) -> None:
     build = _load_module("build")
     ann_ids = [b["id"] for b in build.parse_ann(HERE / "annotations" / f"{split}.ann")]
-    chosen = _load_module("sample").choose(shared_data)
+    chosen = _drawn(shared_data)
     assert len(ann_ids) == len(set(ann_ids))
     assert set(ann_ids) == {i for sp, _, i in chosen if sp == split}
 
@@ -148,7 +156,7 @@ def test_adding_test3_left_the_earlier_draws_unchanged(shared_data: Path) -> Non
 
 
 def test_splits_are_the_seeded_sample(shared_data: Path) -> None:
-    chosen = _load_module("sample").choose(shared_data)
+    chosen = _drawn(shared_data)
     for split in SPLITS:
         expected = {i for sp, _, i in chosen if sp == split}
         assert {g["id"] for g in _read_gold(split)} == expected, split
@@ -161,6 +169,20 @@ def test_jsonl_agrees_with_annotation_file(split: str, shared_data: Path, monkey
     lines, warnings = build.build_split(split)
     assert warnings == 0
     assert [json.loads(x) for x in lines] == _read_gold(split)
+
+
+def test_late_splits_avoid_the_silver_batches(shared_data: Path) -> None:
+    """test14 and test15 come from what neither ``choose`` nor the silver batches hold (that the
+    silver batches did not move is ``silver/test_silver_integrity.py``'s check)."""
+    spec = importlib.util.spec_from_file_location("gold_silver_draw", HERE / "silver" / "draw.py")
+    silver = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(silver)
+    silver_ids = {i for _, _, i in silver.draw(shared_data)}
+    late = {g["id"] for split in LATE_SPLITS for g in _read_gold(split)}
+    assert len(late) == 160
+    assert not late & silver_ids
+    assert not late & {i for _, _, i in _load_module("sample").choose(shared_data)}
 
 
 def test_ood1_is_the_seeded_out_of_domain_sample(shared_data: Path) -> None:
