@@ -63,7 +63,10 @@ X (ABC)"); a stoplisted acronym right after a proposal verb is the paper's own n
 introduce SAT, a ... dataset"). Precision: one plain word after "we call" is a term unless quoted; "a new
 <modifier> <known method> method" is a description, not a name; a long form defined right after
 "in" is the setting of an unnamed proposal; "the Hedge algorithm" is "Hedge" when the bare name
-is an entry of its own; no span crosses the title/abstract break.
+is an entry of its own; no span crosses the title/abstract break. Round 8: a proposed name is typed
+by what its defining sentence says it is (a head noun right after it, its appositive, or a head
+noun just before it; a tool-like head whose purpose is evaluation, "a framework for evaluating
+X", names a benchmark; a name ending in "Benchmark" is one), whichever rule found it.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -1740,6 +1743,22 @@ class EntityRecognizer:
             i["labels"][c.label] = max(i["labels"][c.label], c.priority + 2)
             if c.canonical and not i["canonical"]:
                 i["canonical"] = c.canonical
+        # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
+        # ...", "a new dataset called X"), whatever label the rule that found it guessed
+        typed: set[str] = set()
+        for c in sorted(accepted, key=lambda c: c.start):
+            if c.role != PROPOSED:
+                continue
+            k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
+            if k in typed:
+                continue
+            cs, ce = _clean_pos(view, c.start), _clean_pos(view, c.end - 1) + 1
+            words = view.text[cs:ce].split()
+            # a name that says what it is ("Yet Another ICU Benchmark (YAIB), a modular framework")
+            label = BENCHMARK if words and _BENCH_NAME_END.fullmatch(words[-1]) else _defining_label(view.text, cs, ce)
+            if label is not None:
+                typed.add(k)
+                info[k]["labels"][label] = 100
         # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
         # in the order of the candidates, not of a set: the choice of a base below must not depend on the hash seed
         own = tuple(dict.fromkeys(text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3))
@@ -2205,6 +2224,102 @@ _NP_END_BUT_AND = re.compile(r"\s(?:that|which|to|for|with|of|designed|built|bas
 _APPOS_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as)\s+)?(?:a|an|the|our)\s+"
                           r"([^,.;:()\n]*)")
 _INTRO_AFTER = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which)\s|:\s)")
+
+
+#: Round 8: the type of a proposed name from what its defining sentence says it is.
+# quantifier heads: "a collection of reproducing kernel Hilbert spaces" is typed by what follows "of"
+_QUANTIFIER_OF = re.compile(r"(?:collection|family|suite|set|series|class|pair)s?\s+of\s+", re.IGNORECASE)
+# a tool-like head whose purpose is evaluation: "a framework for evaluating ...", "a platform for
+# automatic evaluation of ...", "an evaluation protocol", "a benchmarking methodology"
+_TOOL_HEADS = frozenset(("framework", "frameworks", "protocol", "platform", "methodology", "toolkit", "toolbox",
+                         "library", "system", "pipeline", "tool", "suite", "testbed", "simulator", "environment",
+                         "environments", "evaluation", "strategy"))
+_EVAL_PURPOSE = re.compile(r"[\s,]*(?:which\s+|that\s+)?(?:for|to)\s+(?:the\s+|a\s+|an\s+)?(?:(?![\w-]+ing\s)[\w-]+\s+){0,2}?"
+                           r"(?:evaluat|assess|benchmark|measur|test(?:s|ing)?\b)", re.IGNORECASE)
+_EVAL_MODIFIER = re.compile(r"\b(?:evaluation|benchmarking|assessment|testing)\s+$", re.IGNORECASE)
+_DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—|–|\s-)\s*(?:(?:which|that)\s+is\s+)?"
+                        r"(?:a|an|the|our|the first)\s+(?P<np>[^.;:()\n]{1,120})")
+_DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+(?:that|which|to|for|with|of|in|on|from|and|"
+                             r"where|by|is|are|was|comprising|consisting|containing|covering|built|designed|based|"
+                             r"tailored|called|named)\b)")
+_BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
+_DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
+_DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
+_DEF_BEFORE = re.compile(
+    # "a ... dataset - X", "a benchmark, X", "a new dataset called X", "our constructed dataset as X"
+    rf"\b(?P<head>{_DEF_HEAD_WORDS})\s*(?:,|--|—|–|\s-)?\s*(?:(?:called|named|dubbed|termed|coined|namely|as)\s+)?"
+    rf"(?:as\s+)?(?:the\s+)?{_DEF_ITEMS}"
+    # "two new benchmarks on Multi-Source Retrieval and Synthesis: X and Y"
+    rf"|\b(?P<chead>{_DEF_HEAD_WORDS})(?:\s+(?:on|for|of|in|with)\s+[^.;:()\n]{{1,50}}?)?\s*:\s*{_DEF_ITEMS}",
+    re.IGNORECASE)
+_DEF_BEFORE_DIRECT = re.compile(rf"\b(?P<head>{_DEF_HEAD_WORDS})\s+$", re.IGNORECASE)
+
+
+def _def_head_label(head: str, after: str) -> str | None:
+    """Type of a defining head noun; a tool-like head whose purpose is evaluation is a benchmark."""
+    h = head.lower()
+    if h.startswith(("environment", "evaluation")):
+        return BENCHMARK
+    if h in _TOOL_HEADS and _EVAL_PURPOSE.match(after):
+        return BENCHMARK
+    return _head_label(h)
+
+
+def _defining_label(ct: str, cs: int, ce: int) -> str | None:
+    """What the sentence that gives the name ``ct[cs:ce]`` says it is, or None when it does not say.
+
+    In order: a head noun right after the name ("the QASA benchmark"), an appositive after it
+    ("MTOB (Machine Translation from One Book), a benchmark for ..."; "X, a scalable, task-agnostic
+    approach"), a head noun just before it ("a new benchmark NoFunEval", "a dataset called ToolE",
+    "two ... datasets: AlicePerson and AliceVehicle", "a ... dataset - 3D-MoIT"). A tool-like head
+    ("framework", "protocol", "platform") whose purpose is evaluation ("a framework for evaluating
+    LMs", "an evaluation protocol") names a benchmark; "a collection of X" is typed by X.
+    """
+    m = _DEF_HEAD_AFTER.match(ct, ce, min(len(ct), ce + 40))
+    if m is not None and (_head_label(m.group("head")) or m.group("head").lower() in ("environment", "environments")):
+        return _def_head_label(m.group("head"), ct[m.end():m.end() + 80])
+    m = _DEF_APPOS.match(ct, ce, min(len(ct), ce + 260))
+    if m is not None:
+        np = m.group("np")
+        q = _QUANTIFIER_OF.match(np)
+        if q is not None:
+            np = np[q.end():]
+        for part in np.split(","):
+            cut = _NP_END.search(part)
+            phrase = part[:cut.start()] if cut else part
+            heads = [h for h in re.finditer(rf"\b(?:{_DEF_HEAD_WORDS})\b(?!-)", phrase, re.IGNORECASE)]
+            if heads:
+                h = heads[-1]
+                if _EVAL_MODIFIER.search(phrase, 0, h.start()):
+                    return BENCHMARK
+                return _def_head_label(h.group(0), phrase[h.end():] + part[len(phrase):] + ct[m.end():m.end() + 60])
+            if cut:
+                break
+    lo = max(0, cs - 90)
+    window = ct[lo:cs]
+    brk = max(window.rfind(". "), window.rfind("\n"))
+    if brk >= 0:
+        window = window[brk + 1:]
+    m = _DEF_BEFORE_DIRECT.search(window) or _DEF_BEFORE.search(window)
+    if m is not None:
+        g = "head" if m.group("head") else "chead"
+        head = m.group(g)
+        if _EVAL_MODIFIER.search(window, 0, m.start(g)):
+            return BENCHMARK
+        return _def_head_label(head, ct[ce:ce + 80])
+    return None
+
+
+def _clean_pos(view: CleanView, pos: int) -> int:
+    """The clean-view position of original offset ``pos`` (the inverse of ``view.to_orig``)."""
+    import bisect
+
+    if not view.starts:
+        return pos
+    k = bisect.bisect_right(view.origins, pos) - 1
+    if k < 0:
+        return pos
+    return view.starts[k] + (pos - view.origins[k])
 
 
 def _word_in(text: str, word: str) -> bool:
