@@ -19,10 +19,20 @@ goes first, one ``extract_raw`` pass on a freshly built pipeline (cold) and two 
 (warm), then prints the median CPU seconds, words/s and the ratio of this tree to the other.
 On a machine shared with other work that ratio, not the absolute figures, is what to quote.
 
+``--consolidation RAW --input FILE...`` times the corpus-level consolidation alone on a saved raw
+extraction (one :meth:`~extractors.pipeline.RawExtraction.to_dict` per line, in the order of the
+records that ``kg extract FILE...`` reads; made with ``extract_raw`` on ``--n-process`` processes
+when RAW does not exist yet). It prints the wall-clock and CPU seconds (best of ``--repeat``) and the
+peak RSS of the process; ``--write OUT`` writes the consolidated records as ``kg extract -o OUT``
+does, and ``--module FILE`` consolidates with the ``consolidate_corpus`` of another copy of
+``extractors/consolidate.py`` (say the one before a change), so two versions can be compared
+byte for byte on one raw extraction while the per-document extractors keep changing.
+
 Usage::
 
     python bench/bench_extract.py [--limit N] [--n-process 2] [--repeat 1] [--json]
     python bench/bench_extract.py --side-by-side ../baseline-tree [--rounds 3] [--limit N]
+    python bench/bench_extract.py --consolidation RAW.jsonl --input CORPUS [--write OUT] [--module FILE]
 """
 
 from __future__ import annotations
@@ -156,6 +166,60 @@ def _print_side_by_side(result: dict[str, Any]) -> None:
     print(f"CPU time, this tree / the other (median): cold {result['ratio_cold']:.3f}, warm {result['ratio_warm']:.3f}")
 
 
+def consolidation(raw_path: str | Path, inputs: list[str], *, n_process: int = 2, repeat: int = 1,
+                  write: str | Path | None = None, module: str | Path | None = None) -> dict[str, Any]:
+    """Time the corpus-level consolidation alone on a saved raw extraction (see the module docstring)."""
+    import importlib.util
+    import resource
+
+    from extractors.pipeline import RawExtraction, _gc_paused, extract_raw
+    from kg.ingest import ingest
+    from kg.workspace import write_records
+
+    t = time.perf_counter()
+    records = ingest(inputs).records
+    ingest_s = time.perf_counter() - t
+    raw_path = Path(raw_path)
+    made_s = None
+    if not raw_path.exists():
+        t = time.perf_counter()
+        tmp = raw_path.with_name(raw_path.name + ".part")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for raw in extract_raw(records, n_process=n_process):
+                fh.write(json.dumps(raw.to_dict(), ensure_ascii=False) + "\n")
+        tmp.replace(raw_path)
+        made_s = time.perf_counter() - t
+    with _gc_paused(), open(raw_path, encoding="utf-8") as fh:
+        raws = [RawExtraction.from_dict(json.loads(line)) for line in fh]
+    if [r.record_id for r in raws] != [r.id for r in records]:
+        raise SystemExit(f"{raw_path}: its record ids are not those of {' '.join(inputs)} (in that order)")
+    if module is None:
+        from extractors.consolidate import consolidate_corpus
+    else:
+        spec = importlib.util.spec_from_file_location("_consolidate_under_test", module)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        consolidate_corpus = mod.consolidate_corpus
+
+    out: list = []
+
+    def run() -> None:
+        with _gc_paused():  # as extractors.pipeline.consolidate runs it
+            out[:] = consolidate_corpus(records, raws)
+
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    seconds, cpu = _best(run, repeat)
+    result = {"records": len(records), "raw": str(raw_path), "module": str(module or "extractors.consolidate"),
+              "ingest_seconds": round(ingest_s, 2), "extract_raw_seconds": made_s and round(made_s, 2),
+              "consolidate_seconds": round(seconds, 3), "consolidate_cpu_seconds": round(cpu, 3),
+              "peak_rss_mb_before": round(rss_before / 1024),
+              "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+              "load_average": os.getloadavg()}
+    if write:
+        write_records(out, write, extraction=True)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="only the first N abstracts")
@@ -164,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--side-by-side", metavar="TREE", help="compare with the paperkg checkout at TREE")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --side-by-side")
+    ap.add_argument("--consolidation", metavar="RAW", help="time consolidation alone on this raw extraction")
+    ap.add_argument("--input", nargs="+", default=[], help="with --consolidation: the corpus (as for kg extract)")
+    ap.add_argument("--write", metavar="OUT", help="with --consolidation: write the consolidated records")
+    ap.add_argument("--module", metavar="FILE", help="with --consolidation: another copy of consolidate.py")
     ap.add_argument("--cold-warm", action="store_true", help=argparse.SUPPRESS)  # one side-by-side run
     ap.add_argument("--root", help=argparse.SUPPRESS)  # the tree whose extractors --cold-warm imports
     args = ap.parse_args(argv)
@@ -172,6 +240,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.root:
             sys.path.insert(0, args.root)
         print(json.dumps(_cold_warm(args.limit)))
+        return 0
+    if args.consolidation:
+        if not args.input:
+            ap.error("--consolidation needs --input (the corpus the raw extraction was made from)")
+        result = consolidation(args.consolidation, args.input, n_process=args.n_process, repeat=args.repeat,
+                               write=args.write, module=args.module)
+        if args.json:
+            print(json.dumps(result, indent=2))
+        else:
+            print(f"{result['records']:,} records; consolidation {result['consolidate_seconds']:.2f} s wall, "
+                  f"{result['consolidate_cpu_seconds']:.2f} s CPU (best of {args.repeat}); peak RSS "
+                  f"{result['peak_rss_mb_before']:,} MB before it, {result['peak_rss_mb']:,} MB after; load average "
+                  f"{', '.join(f'{x:.2f}' for x in result['load_average'])}")
         return 0
     if args.side_by_side:
         result = side_by_side(args.side_by_side, rounds=args.rounds, limit=args.limit)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from extractors.gazetteer import entity_key
 from kg.records import Entity, Mention, Record
@@ -104,7 +104,8 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     long_forms: dict[str, tuple[str, ...]] = {
         g: tuple(sorted({f for f in (*c, *surfaces[g]) if " " in f.strip()}, key=len, reverse=True))
         for g, c in name_votes.items()}
-    lower_seen = _LowerSeen(records)
+    # every Title Case compound a candidate could ask about, counted in one pass
+    lower_seen = _LowerSeen(records, {c[0].lower() for raw in raws for c in raw.candidates if _title_compound(c[0])})
     gtype = {g: c.most_common(1)[0][0] if len(c) == 1 or c.most_common(2)[0][1] > c.most_common(2)[1][1] else None
              for g, c in type_votes.items()}
 
@@ -211,27 +212,139 @@ _OWN_BEFORE = re.compile(r"\b(?:proposed|novel|new|our|introduced|we)\s+(?:\w+\s
 
 
 class _LowerSeen:
-    """How often the corpus's abstracts write a form in lower case (counted on demand, at most 2)."""
+    """How often the corpus's abstracts write a form in lower case (0, 1, or 2 meaning "at least 2").
 
-    def __init__(self, records: Sequence[Record]) -> None:
+    A use of ``low`` (``"self-supervised"``) is the form itself or its words with spaces
+    (``"self supervised"``), standing alone: no letter, digit, ``_`` or ``-`` right before it or
+    right after it. Uses of one form are counted left to right without overlapping (as
+    ``re.finditer`` finds them): in "a b a b a" the form "a b a" is used once.
+
+    The forms given up front (``lows``) are counted in one pass over the abstracts
+    (:func:`_count_lower`), so the cost is linear in the corpus however many forms there are; a
+    form asked for later is counted on its own when first asked.
+    """
+
+    def __init__(self, records: Sequence[Record], lows: Iterable[str] = ()) -> None:
         self.records = records
-        self.joined: str | None = None
-        self.counts: dict[str, int] = {}
+        self.counts: dict[str, int] = _count_lower(records, lows)
 
     def __call__(self, low: str) -> int:
         n = self.counts.get(low)
         if n is None:
-            if self.joined is None:
-                self.joined = "\n".join(r.abstract or "" for r in self.records)
-            n = 0
-            for form in {low, low.replace("-", " ")}:
-                for m in re.finditer(re.escape(form) + r"(?![\w-])", self.joined):
-                    if m.start() == 0 or not (self.joined[m.start() - 1].isalnum() or self.joined[m.start() - 1] in "-_"):
-                        n += 1
-                        if n >= 2:
-                            break
-            self.counts[low] = n
+            n = self.counts[low] = _count_lower(self.records, (low,))[low]
         return n
+
+
+def _title_compound(text: str) -> bool:
+    """Words in Title Case or capitals joined by hyphens ("Self-Supervised"): :func:`_spreads` asks
+    :class:`_LowerSeen` about these."""
+    parts = text.split("-")
+    return len(parts) > 1 and all(_TITLE_OR_CAPS.fullmatch(p) for p in parts)
+
+
+#: Forms the one-pass scan counts: lower-case words joined by hyphens (one whole run of word
+#: characters and hyphens), or by single spaces (a run of such words).
+_RUN_FORM = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_PHRASE_FORM = re.compile(r"[a-z]+(?: [a-z]+)+")
+#: Longer forms are counted one by one (the scan's pattern nests one group per branching letter).
+_MAX_SCANNED = 120
+
+
+def _count_lower(records: Sequence[Record], lows: Iterable[str]) -> dict[str, int]:
+    """Lower-case uses of each of ``lows`` in the records' abstracts, at most 2 (see :class:`_LowerSeen`).
+
+    One pass over the abstracts with one pattern: after each character that is not a word
+    character or a hyphen, a character trie of every form is tried inside a look-ahead, so forms
+    sharing words ("deep learning", "learning rate") are all seen, and a form found there also
+    finds the forms among its first words ("state of" in "state of the art"). A form that is one
+    run of letters and hyphens is a whole run, so its uses never overlap. A form of several words
+    can only overlap itself when its last words are its first ("end to end"): for those the trie
+    also holds the words after the first, to find the places ``re.finditer`` would take as well
+    (the first word ending a longer word: "backend to end to end" is no use, and hides the use
+    overlapping it), and each abstract's places are kept left to right without overlap. Any other
+    form (not lower-case ASCII words) is searched for on its own.
+    """
+    lows = set(lows)
+    forms = {f for low in lows for f in (low, low.replace("-", " "))}
+    plain: set[str] = set()
+    overlapping: set[str] = set()
+    tails: dict[str, list[tuple[str, str]]] = defaultdict(list)  # "w2 ... wk" -> [(form, w1)]
+    alone: set[str] = set()
+    for f in forms:
+        if len(f) > _MAX_SCANNED:
+            alone.add(f)
+        elif _RUN_FORM.fullmatch(f):
+            plain.add(f)
+        elif _PHRASE_FORM.fullmatch(f):
+            words = f.split(" ")
+            if any(words[j:] == words[:len(words) - j] for j in range(1, len(words))):
+                overlapping.add(f)
+                tails[" ".join(words[1:])].append((f, words[0]))
+            else:
+                plain.add(f)
+        else:
+            alone.add(f)
+    seen: Counter = Counter()
+    scanned = plain | overlapping | tails.keys()
+    if scanned:
+        # what the trie finds at a place: the longest form, then the forms among its first words
+        found_with = {f: (f, *(f[:i] for i, ch in enumerate(f) if ch == " " and f[:i] in scanned)) for f in scanned}
+        finder = re.compile(r"[^\w-](?=(" + _trie_pattern(scanned) + "))")
+        for rec in records:
+            text = " " + (rec.abstract or "")  # the start of the abstract is a place too
+            places: dict[str, list[tuple[int, bool]]] = {}  # overlapping form -> (start, counted)
+            for m in finder.finditer(text):
+                at = m.end()
+                for g in found_with[m.group(1)]:
+                    if g in plain:
+                        seen[g] += 1
+                    elif g in overlapping:
+                        places.setdefault(g, []).append((at, True))
+                    for f, first in tails.get(g, ()):
+                        s = at - 1 - len(first)
+                        if (s > 1 and text[at - 1] == " " and text.startswith(first, s)
+                                and (text[s - 1].isalnum() or text[s - 1] in "-_")):
+                            places.setdefault(f, []).append((s, False))
+            for f, found in places.items():
+                end = 0
+                for s, counted in sorted(found):
+                    if s >= end:
+                        end = s + len(f)
+                        seen[f] += counted
+    for f in alone:
+        pattern = re.compile(re.escape(f) + r"(?![\w-])")
+        for rec in records:
+            text = rec.abstract or ""
+            for m in pattern.finditer(text):
+                if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "-_"):
+                    seen[f] += 1
+            if seen[f] >= 2:
+                break
+    return {low: min(2, sum(seen[f] for f in {low, low.replace("-", " ")})) for low in lows}
+
+
+def _trie_pattern(forms: Iterable[str]) -> str:
+    """A regular expression matching any of ``forms`` (the longest first) when no word character or
+    hyphen follows: alternatives grouped letter by letter, so each place costs a few comparisons
+    whatever the number of forms."""
+    trie: dict = {}
+    for f in forms:
+        node = trie
+        for ch in f:
+            node = node.setdefault(ch, {})
+        node[""] = None
+
+    def pattern(node: dict) -> str:
+        out = ""
+        while len(node) == 1 and "" not in node:  # a chain of single letters
+            ch, node = next(iter(node.items()))
+            out += re.escape(ch)
+        alts = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if "" in node:
+            alts.append(r"(?![\w-])")  # tried last: a longer form first
+        return out + (alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")")
+
+    return pattern(trie)
 
 
 def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_source: bool,
