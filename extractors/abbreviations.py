@@ -13,7 +13,9 @@ Written for paperkg from the paper's description; differences: the short form mu
 upper-case letter (abstracts use "(i)", "(ours)", "(e.g., ...)" in parentheses a lot), and the
 search runs on a view of the text without LaTeX/Markdown emphasis, so
 ``\\textbf{Uni}fied Framework for \\textbf{D}eep ... (Uni-DHC)`` is found; a short form written
-with math is read in that view too ("S$^2$AC" is S2AC, its superscript repeating the S).
+with math is read in that view too ("S$^2$AC" is S2AC, its superscript repeating the S). The view
+also drops old-style font switches ("{\\sc Name}") and Markdown's underscore emphasis ("_Name_",
+"__Name__") when the marks pair up at word edges.
 
 The component ``paperkg_abbreviations`` sets ``doc._.abbreviations`` (short form -> long form,
 the first definition wins) and puts the short and long forms of each definition in
@@ -49,7 +51,9 @@ GREEK_LETTERS = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|varth
 # markdown links keep their text: "[CoIC](https://...)" reads "CoIC". Every branch starts with
 # a literal character ("\{|\}|\$|\*\**" for "[{}$]|\*+"), so ``re`` skips ahead to those.
 _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
-                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|textsf|textrm|mathbf|mathrm|mathit|mathtt|mathbb|mathsf|mathfrak|mathscr|boldsymbol|text|underline|bf|it)\s*\{|\{|\}|\$|\*\**"
+                     r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|textsf|textrm|mathbf|mathrm|mathit|mathtt|mathbb|mathsf|mathfrak|mathscr|boldsymbol|text|underline|bf|it)\s*\{|"
+                     # old-style font switches inside braces: "{\sc Name}", "{\em term}"
+                     r"\{\\(?:sc|em|bf|it|tt|sf|rm|sl)\s+|\{|\}|\$|\*\**"
                      # (font commands around a letter are markup: "$\mathbb{D}^2$ Pruning" reads "D2 Pruning";
                      # not \mathcal, the order notation "$\mathcal{O}(n)$" is no name)
                      # inside a name a superscript mark and a Greek letter's backslash are markup:
@@ -62,8 +66,15 @@ _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|\*(?<![*\w]\*)(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
+    r"|\{\\(?:sc|em|bf|it|tt)\s+(?P<d>[^{}\n]{1,80})\}"
+    r"|(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])"
 )
-_MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^]")  # without one of these, clean_view changes nothing
+# Markdown's underscore emphasis, "_Policy-Learn_" and "__Resona__": both marks are markup when
+# they pair up around a phrase at word edges (an underscore inside a word or after math,
+# "$x_i$", "snake_case", is not emphasis)
+_UNDERSCORE_EMPHASIS = re.compile(r"(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
+                                  r"(?<=[\w)+])(?(two)__|_)(?![\w$])")
+_MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^_]")  # without one of these, clean_view changes nothing
 _FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _SENT_END = re.compile(r"[.!?;:]\s|\n")
@@ -189,13 +200,15 @@ def clean_view(text: str) -> CleanView:
     origins: list[int] = []
     pos = 0
     clean_len = 0
-    for m in _MARKUP.finditer(text):
-        if m.start() > pos:
+    for ms, me in _markup_spans(text):
+        if ms < pos:
+            continue  # inside a span already removed
+        if ms > pos:
             starts.append(clean_len)
             origins.append(pos)
-            parts.append(text[pos:m.start()])
-            clean_len += m.start() - pos
-        pos = m.end()
+            parts.append(text[pos:ms])
+            clean_len += ms - pos
+        pos = me
     if pos < len(text):
         starts.append(clean_len)
         origins.append(pos)
@@ -203,13 +216,27 @@ def clean_view(text: str) -> CleanView:
     return CleanView("".join(parts), tuple(starts), tuple(origins))
 
 
+def _markup_spans(text: str) -> list[tuple[int, int]]:
+    """The spans :func:`clean_view` removes: :data:`_MARKUP` and paired underscore emphasis marks."""
+    spans = [m.span() for m in _MARKUP.finditer(text)]
+    if "_" in text:
+        marks = []
+        for m in _UNDERSCORE_EMPHASIS.finditer(text):
+            k = 2 if m.group("two") else 1
+            marks += [(m.start(), m.start() + k), (m.end() - k, m.end())]
+        if marks:
+            spans = sorted(spans + marks)
+    return spans
+
+
 def emphasized_ranges(text: str) -> list[tuple[int, int]]:
-    """Original-text ranges of emphasised phrases (``**X**``, ``*X*``, ``\\textbf{X}``...)."""
-    if "*" not in text and "\\" not in text:
+    """Original-text ranges of emphasised phrases (``**X**``, ``*X*``, ``\\textbf{X}``, ``{\\sc X}``,
+    ``_X_``, ``__X__``)."""
+    if "*" not in text and "\\" not in text and "_" not in text:
         return []
     out = []
     for m in _EMPHASIS.finditer(text):
-        g = "a" if m.group("a") is not None else "b" if m.group("b") is not None else "c"
+        g = m.lastgroup
         out.append((m.start(g), m.end(g)))
     return out
 

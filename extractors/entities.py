@@ -66,7 +66,11 @@ introduce SAT, a ... dataset"). Precision: one plain word after "we call" is a t
 is an entry of its own; no span crosses the title/abstract break. Round 8: a proposed name is typed
 by what its defining sentence says it is (a head noun right after it, its appositive, or a head
 noun just before it; a tool-like head whose purpose is evaluation, "a framework for evaluating
-X", names a benchmark; a name ending in "Benchmark" is one), whichever rule found it.
+X", names a benchmark; a name ending in "Benchmark" is one), whichever rule found it. The rules read
+through "{\\sc X}", "_X_" and "__X__" (a span covers the underscores, word characters to the
+annotators); italics ("_X_", "{\\em X}") mark a name only for one coined word or after a proposal
+verb, and an emphasised example ("such as _X_", "exemplified by __X__") or notion ("the concept of
+X") is none.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -324,6 +328,11 @@ def _data_head_after(text: str, pos: int) -> str | None:
 
 
 # an emphasised name right after "on/from (the)": what the paper evaluates on or draws from
+#: Round 8: italics written as "_X_", "{\\em X}" or "{\\it X}" (markup the rules now read through)
+_WEAK_EMPHASIS_BEFORE = re.compile(r"(?:\{\\(?:em|it)\s+|(?<![_\w])_)$")
+_CONCEPT_OF_BEFORE = re.compile(rf"(?<!novel )(?<!new )(?<!our )\b(?:{_NONE_HEADS}|notion|concept)s?\s+of\s+(?:the\s+|a\s+|an\s+)?[\\{{}}$*_\w]*\s*$",
+                                re.IGNORECASE)
+_EXAMPLE_BEFORE = re.compile(r"\b(?:such as|like|exemplified by|e\.g\.,?|including)\s+(?:the\s+)?[\\{}$*_]*$", re.IGNORECASE)
 _EVAL_PREP_BEFORE = re.compile(r"\b(?:on|from)\s+(?:the\s+)?[\\{}$*\w]*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"[\\{}$*\w]*\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\\{}$*\w]*")
 _OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
@@ -1083,6 +1092,8 @@ class EntityRecognizer:
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
             named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None \
                 or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
+            if not named and text.startswith(")}", d.short_end):  # "{\\sc X (ABC)} is proposed"
+                named = _PASSIVE_PROPOSED.match(text, d.short_end + 2) is not None
             if not named and d.long_start > 0 and text[d.long_start - 1] in "\"“`" and title_case:
                 # a quoted Title-Case long form in the authors' sentence: 'We address it by "X Y (XY)"'
                 lo = max(0, d.long_start - 200)
@@ -1186,6 +1197,13 @@ class EntityRecognizer:
             if _NONE_LAST_WORD.search(" " + inner) or _NOT_METHOD_LONG.search(inner) \
                     or _PHENOMENON_WORD.search(inner):
                 continue  # emphasis marks terms too: a phenomenon or setting ("*Catastrophic Forgetting*")
+            if _WEAK_EMPHASIS_BEFORE.search(text, max(0, es - 8), es) and not after_verb \
+                    and (" " in inner or not self.is_name(inner)):
+                continue  # italics ("_Global South_", "{\\it full information}") mark terms: only a coined word is a name
+            if _EXAMPLE_BEFORE.search(text, max(0, es - 30), es) and not after_verb:
+                continue  # "exemplified by __Google Cloud Vision__", "such as _X_": examples of existing things
+            if _CONCEPT_OF_BEFORE.search(text, max(0, es - 40), es):
+                continue  # "the concept of {\\sc Social Bias Neurons}": a notion, not a method
             if _POSSESSIVE_BEFORE.search(text, max(0, es - 40), es) and not _OUR_BEFORE.search(text, max(0, es - 30), es):
                 continue  # "the vendor's \textit{TensorUnit}": someone else's product
             if _DEFINITION_INSIDE.search(inner):
@@ -1833,11 +1851,18 @@ class EntityRecognizer:
             label = max(sorted(i["labels"]), key=lambda lab: i["labels"][lab])
             if label not in self.labels:
                 continue
-            span = doc.char_span(c.start, c.end, label=label, alignment_mode="expand")
+            cs, ce = c.start, c.end
+            if cs and text[cs - 1] == "_" and ce < len(text) and text[ce] == "_":
+                # Markdown's underscores are word characters: "__Resona__" is one word, and the
+                # annotators' span covers its marks (the name stays "Resona")
+                w = 2 if text.startswith("__", cs - 2) and text.startswith("__", ce) else 1
+                if _underscore_mark(text, cs - 1 - (w - 1), -1) and _underscore_mark(text, ce + w - 1, 1):
+                    cs, ce = cs - w, ce + w
+            span = doc.char_span(cs, ce, label=label, alignment_mode="expand")
             if span is None:
                 continue
             span_info[f"{span.start_char}:{span.end_char}:{label}"] = [
-                i["role"], i["canonical"] or display.get(k, k), c.rule, [c.start, c.end]]
+                i["role"], i["canonical"] or display.get(k, k), c.rule, [cs, ce]]
             spans.append(span)
         doc.spans[self.spans_key] = spans
         doc.user_data.setdefault(INFO_KEY, {}).update(span_info)
@@ -2152,6 +2177,14 @@ def _skip_markup(text: str, pos: int) -> int:
     return pos
 
 
+def _underscore_mark(text: str, i: int, step: int) -> bool:
+    """Is ``text[i]`` an underscore emphasis mark ("__Resona__"): underscores, then no word character?"""
+    k = i
+    while 0 <= k < len(text) and text[k] == "_" and abs(k - i) < 2:
+        k += step
+    return k != i and (k < 0 or k >= len(text) or not (text[k].isalnum() or text[k] == "_"))
+
+
 def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
     """Whole-word occurrences of ``form`` (a plural "s" included) by ``str.find``."""
     n = len(text)
@@ -2160,8 +2193,8 @@ def _occurrences(text: str, form: str) -> Iterable[tuple[int, int]]:
         e = i + len(form)
         if e < n and text[e] == "s" and (e + 1 == n or not (text[e + 1].isalnum() or text[e + 1] in "-_")):
             e += 1
-        ok_left = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "-_")
-        ok_right = e == n or not (text[e].isalnum() or text[e] in "-_")
+        ok_left = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "-_") or _underscore_mark(text, i - 1, -1)
+        ok_right = e == n or not (text[e].isalnum() or text[e] in "-_") or _underscore_mark(text, e, 1)
         if ok_left and ok_right:
             yield i, e
         i = text.find(form, i + 1)

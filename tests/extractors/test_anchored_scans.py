@@ -86,9 +86,12 @@ def test_emphasis_pattern_finds_what_the_look_behind_form_found(texts: list[str]
     from extractors.abbreviations import _EMPHASIS
 
     old = re.compile(r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|(?<![*\w])\*(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
-                     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}")
+                     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
+                     r"|\{\\(?:sc|em|bf|it|tt)\s+(?P<d>[^{}\n]{1,80})\}"
+                     r"|(?<![\w\\$^{_])(?:(?P<two>__)|_)(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])")
     rng = random.Random(11)
-    pieces = ["*", "**", "***", "a", "A", "_", " ", "\n", "x*y", "\\textbf{", "\\emph {", "}", "{", "word", "1"]
+    pieces = ["*", "**", "***", "a", "A", "_", "__", " ", "\n", "x*y", "\\textbf{", "\\emph {", "{\\sc ", "}", "{",
+              "word", "1", "$"]
     strings = texts + ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 30))) for _ in range(20000)]
     found = 0
     for t in strings:

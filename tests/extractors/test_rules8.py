@@ -62,3 +62,58 @@ def test_a_defining_sentence_that_does_not_name_a_benchmark(found_in, text: str,
     assert ("benchmark", "proposed") not in got
     if want:
         assert got == {(want, "proposed")}
+
+
+# ----------------------------------------------------------------------------- 2. emphasis markup
+def _mentions(extract, text: str, name: str) -> list[str]:
+    return [m.text for e in extract(text) if e.name == name for m in e.mentions if m.field == "abstract"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We then propose a new approach, called _Graph-Pick_, that learns how to select subgraphs. We "
+     "prove that _Graph-Pick_ is expressive.", "Graph-Pick"),
+    ("In this work, we introduce __Sonora__, a simple and scalable framework for augmenting recurrent "
+     "models with retrieval. __Sonora__ augments models with memory.", "Sonora"),
+    ("Specifically, we propose {\\sc Routed Gap Gradients (RG$^2$)} to pinpoint the responsible units.",
+     "Routed Gap Gradients"),
+    ("We introduce a \\textsc{TwinNorm} method, reframing density estimation. Our \\textsc{TwinNorm} "
+     "sets a new state of the art.", "TwinNorm"),
+])
+def test_a_name_in_markup_the_rules_did_not_read_is_proposed(found_in, text: str, name: str) -> None:
+    assert _typed(found_in(text), name) == {("method", "proposed")}
+
+
+def test_underscore_marks_are_inside_the_span_and_out_of_the_name(extract) -> None:
+    # underscores are word characters: "__Sonora__" is one word, its span covers the marks
+    text = ("In this work, we introduce __Sonora__, a simple framework for retrieval. __Sonora__ "
+            "augments models.")
+    assert _mentions(extract, text, "Sonora") == ["__Sonora__", "__Sonora__"]
+
+
+def test_a_passive_proposal_after_small_caps_markup(found_in) -> None:
+    text = ("Derived from our technique, {\\sc Unit Damping Filter (UDF)} is further proposed to "
+            "mitigate bias. UDF is cheap.")
+    assert _typed(found_in(text), "Unit Damping Filter") == {("method", "proposed")}
+
+
+@pytest.mark.parametrize("text, name", [
+    # italics mark terms: a phrase in "_X_" or "{\it X}" with no proposal cue is no name
+    ("Models deduce entities from the _Global North_ better than from the _Global South_.", "Global South"),
+    ("The rate of our estimator is close to that of {\\it full information} algorithms.", "full information"),
+    ("The _Euler Profile Transform_ (EPT) is a powerful invariant of shapes. We study it.",
+     "Euler Profile Transform"),
+    # an example of someone's product, and a notion
+    ("We attack a service exemplified by __Cloud Vision Pro__ and a defence.", "Cloud Vision Pro"),
+    ("We study bias by introducing the concept of {\\sc Social Skew Neurons}. They matter.", "Social Skew Neurons"),
+])
+def test_emphasis_that_marks_a_term_is_not_a_proposed_name(found_in, text: str, name: str) -> None:
+    assert ("method", "proposed") not in _typed(found_in(text), name)
+    assert ("benchmark", "proposed") not in _typed(found_in(text), name)
+
+
+def test_snake_case_and_math_subscripts_are_not_emphasis() -> None:
+    from extractors.abbreviations import clean_view, emphasized_ranges
+
+    text = "We set $x_i$ and call my_func_name on a_b_c."
+    assert clean_view(text).text == "We set x_i and call my_func_name on a_b_c."
+    assert emphasized_ranges(text) == []
