@@ -93,6 +93,19 @@ def test_one_pass_counts_every_form_as_alone() -> None:
     assert {low: together(low) for low in lows} == {low: _LowerSeen(_records(*abstracts))(low) for low in lows}
 
 
+@pytest.mark.parametrize("step", [1, 2, 5])
+def test_settled_forms_leave_the_scan(monkeypatch, step) -> None:
+    # abstracts are scanned in growing slices, and a form seen twice leaves the pattern: the
+    # counts are the same as in one slice whatever the slices
+    import extractors.consolidate as consolidate
+
+    monkeypatch.setattr(consolidate, "_FIRST_STEP", step)
+    abstracts = [a for case in CASES for a in case[0]] * 2
+    lows = sorted({case[1] for case in CASES})
+    counts = _LowerSeen(_records(*abstracts), lows)
+    assert {low: counts(low) for low in lows} == {low: _reference(abstracts, low) for low in lows}
+
+
 def test_trie_pattern_prefers_the_longest_form() -> None:
     pat = re.compile(_trie_pattern(["state of", "state of the art", "stat", "step by step"]))
     assert pat.match("state of the art").group() == "state of the art"
