@@ -109,6 +109,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     gtype = {g: c.most_common(1)[0][0] if len(c) == 1 or c.most_common(2)[0][1] > c.most_common(2)[1][1] else None
              for g, c in type_votes.items()}
 
+    ranked_surfaces: dict[str, list[str]] = {}
     out: list[Record] = []
     for i, (rec, raw) in enumerate(zip(records, raws)):
         merged: dict[tuple[str, str], dict] = {}
@@ -137,10 +138,10 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             g = groups.find(k)
             if g not in gtype or g in seen_groups and (gtype[g] or "x") is None:
                 continue
-            sources = papers[g] - {i}
-            if len(sources) < 1:
+            n_sources = len(papers[g]) - (i in papers[g])  # papers other than this one
+            if n_sources < 1:
                 continue
-            if not _spreads(text, s, e_, field, rec, len(sources) == 1, long_forms.get(g, ()), surfaces[g],
+            if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
                             lower_seen):
                 continue
             etype = gtype.get(g)
@@ -158,8 +159,12 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             g = key[1]
             name = canonical.get(g) or slot["mentions"][0].text
             mentions = tuple(sorted(set(slot["mentions"]), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
-            aliases = [a for a, _n in surfaces[g].most_common() if a != name]
-            aliases.extend(t for t in (_clean(m.text) for m in mentions) if t != name and t not in aliases)
+            ranked = ranked_surfaces.get(g)
+            if ranked is None:  # a group's surfaces by frequency, once (a big group has hundreds)
+                ranked = ranked_surfaces[g] = [a for a, _n in surfaces[g].most_common()]
+            aliases = [a for a in ranked[:MAX_ALIASES + 1] if a != name][:MAX_ALIASES]
+            if len(aliases) < MAX_ALIASES:  # then every surface is in: this paper's other spellings follow
+                aliases.extend(t for t in (_clean(m.text) for m in mentions) if t != name and t not in aliases)
             entities.append(Entity(slot["type"], name, slot["role"], tuple(aliases[:MAX_ALIASES]), mentions))
         entities.extend(concepts)
         out.append(rec.with_extraction(entities, raw.citations))
