@@ -616,6 +616,8 @@ def _definition(view: CleanView, short: str, long: str, ss: int, se: int, ls: in
     if text is not None and view.starts:
         ls = _open_markup_start(view, text, cls, ls, le)
         ss = _open_markup_start(view, text, css, ss, se)  # "($\mathcal{I}$-EDL)" starts at "$"
+        if text.count("$", ss, se) % 2 and text.startswith("$", se):
+            se += 1  # "(IG$^2$)" ends after the "$" that closes its superscript
     return Definition(short, long, ss, se, ls, le)
 
 

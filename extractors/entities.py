@@ -70,7 +70,9 @@ X", names a benchmark; a name ending in "Benchmark" is one), whichever rule foun
 through "{\\sc X}", "_X_" and "__X__" (a span covers the underscores, word characters to the
 annotators); italics ("_X_", "{\\em X}") mark a name only for one coined word or after a proposal
 verb, and an emphasised example ("such as _X_", "exemplified by __X__") or notion ("the concept of
-X") is none.
+X") is none. Names with math or symbols: a Greek letter's "$\\" is inside the span and the name reads
+as the letter ("$\\omega$GNN" is "ωGNN"); "our X and Y perform ..." gives two own names; a "+" or a
+symbol part after the paper's own name is its variant ("MUSE+", "SequenceMatch-χ2").
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -485,6 +487,7 @@ _OUR_HEAD_NAME = re.compile(
     rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|can|could|will|may|might|does|"
     rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?|"
     rf"enables?|contains?|consists?|covers?|provides?|includes?|offers?|allows?)\b)")
+_OUR_AND = re.compile(rf"\s+and\s+(?P<name>{_NAME})")
 _OUR_NEXT = re.compile(
     rf"\s*(?:[,.;:)]|$)|\s+(?:(?P<b>{_BENCH_HEADS})|{_METHOD_HEADS})\b|\s+(?:is|was|can|could|will|also|"
     rf"consistently|significantly|substantially|further|then|outperforms?|achieves?|improves?|reduces?|"
@@ -547,12 +550,16 @@ _UNNAMED_OBJECT = re.compile(
 _NAME_THEN_VERB = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,\s*)?(?:[a-z]+ly\s+)?"
                              r"(?![a-z]+(?:ions|ments|ities|ances|ences|nesses|ures|ings)\b)[a-z]+s\b")
 #: rules strong enough for a name written with inline math
-_MATH_NAME_RULES = frozenset(("propose", "propose_head", "called", "appositive", "passive"))
+_MATH_NAME_RULES = frozenset(("propose", "propose_head", "called", "appositive", "passive", "our"))
 # a font command around a letter is part of a math name ("$\\mathbb{D}^2$ Pruning", one span with its
 # markup); a capitalised word may follow the math ("Pruning")
 _MATH_FONT = r"\\(?:mathbb|mathcal|mathbf|mathrm|mathsf|mathfrak|mathscr|boldsymbol)\{"
 _MATH_NAME = re.compile(rf"(?:[\w+-]|\$|\^|{_MATH_FONT}|(?<=[\w^])\}}|\\(?:{GREEK_LETTERS})(?![A-Za-z]))+"
                         rf"(?:\s[A-Z][\w-]*+){{0,2}}")
+_GREEK_START = re.compile(rf"(?:{GREEK_LETTERS})(?![a-z])")
+_GREEK_COMMAND = re.compile(rf"\\({GREEK_LETTERS})(?![A-Za-z])")
+#: Unicode letters of the Greek letter commands (for readable names: "$\\omega$GNN" is "ωGNN")
+_GREEK_CHARS = dict(zip(GREEK_LETTERS.split("|"), "αβγδεεζηθθικλμνξπρστυφφχψωΓΔΘΛΞΠΣΥΦΨΩ"))
 _MATH_FONT_BEFORE = re.compile(rf"\$?{_MATH_FONT}$")
 _SENT_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])|\n+")
 
@@ -773,6 +780,8 @@ class EntityRecognizer:
                 if rule not in _MATH_NAME_RULES or _MATH_NAME.fullmatch(raw) is None \
                         or _GREEK_ONLY.fullmatch(name) is not None:
                     return
+                if s and text[s - 1] == "\\" and _GREEK_START.match(text, s):
+                    s -= 1  # "$\\omega$GNN": the span covers the letter's backslash and its "$"
                 s, e = _balance_dollars(text, s, e)
             if long_spans and any(s < le and ls < e and (s, e) != (ls, le) for ls, le in long_spans):
                 return  # overlaps an abbreviation's long form: the definition rule types the whole
@@ -1060,12 +1069,21 @@ class EntityRecognizer:
             if _LOWER_LAST_PART.search(name):
                 continue
             nxt = _OUR_NEXT.match(ct, m.end("name"))
+            second = None
+            if nxt is None:  # "our X and Y perform on par": two names of the authors
+                second = _OUR_AND.match(ct, m.end("name"))
+                if second is not None and (not self.is_name(second.group("name")) or gaz.lookup(second.group("name"))
+                                           is not None or _head_label(second.group("name")) is not None):
+                    second = None
+                nxt = _OUR_NEXT.match(ct, second.end()) if second is not None else None
             if nxt is None or not self.is_name(name, loose=True) or gaz.lookup(name) is not None \
                     or _head_label(name) is not None or _NONE_HEAD_NEXT.match(name) \
                     or any(name in (d.short, d.short + "s") for d in defs):  # the definition decides
                 continue
             label = BENCHMARK if nxt.group("b") else METHOD
             add(m.start("name"), m.end("name"), label, PROPOSED, "our", 3, loose=True)
+            if second is not None:
+                add(second.start("name"), second.end("name"), label, PROPOSED, "our", 3)
 
         # abbreviation definitions typed by the head of the long form
         untyped_shorts: set[str] = set()
@@ -1796,7 +1814,12 @@ class EntityRecognizer:
             bases = [o for o in own if " " not in o and self.gazetteer.lookup(o) is None and o not in lower_shorts]
             ct = view.text
             for cs, ce in coined:
-                if not bases or ct.find("-", cs, ce) < 0:
+                if ce < len(ct) and ct[ce] == "+" and any(ct[cs:ce] == o for o in bases):
+                    # "MUSE+" beside "MUSE": a "+" after the paper's own name is its named variant
+                    ce += 2 if ct.startswith("++", ce) else 1
+                    if ce < len(ct) and (ct[ce].isalnum() or ct[ce] == "+"):
+                        continue
+                elif not bases or ct.find("-", cs, ce) < 0:
                     continue
                 s, e = view.span_to_orig(cs, ce)
                 surface = text[s:e]
@@ -1805,11 +1828,12 @@ class EntityRecognizer:
                     continue
                 base = next((o for o in bases if o != name and (
                     name.startswith(o + "-") or name.endswith("-" + o) or f"-{o}-" in name
-                    or _sibling(o, name))), None)
+                    or name in (o + "+", o + "++") or _sibling(o, name))), None)
                 rest = name.replace(base or "", "", 1).strip("-")
                 if base is None or _MODIFIER_SUFFIX.search(name) or not self.is_name(name) \
                         or rest.isdigit() or _IN_URL.search(text, max(0, s - 80), s) or s < title_end \
-                        or (rest.islower() and not self.gazetteer.is_common_word(rest)) \
+                        or (rest.islower() and not self.gazetteer.is_common_word(rest)
+                            and not any(ch.isdigit() for ch in rest)) \
                         or self.gazetteer.lookup(name) is not None \
                         or (surface != name and _MATH_NAME.fullmatch(surface) is None):
                     continue  # "VDT-2023" in a repository address, "FUSE-ing" (a pun), a known name
@@ -2381,7 +2405,11 @@ def _display_names(group: dict[str, str], defs: list[Definition], text: str,
     for c in sorted(accepted, key=lambda c: c.start):
         if c.rule == "repeat":
             continue
-        surface = _strip_markup(text[c.start:c.end]).strip()
+        raw = text[c.start:c.end]
+        surface = _strip_markup(raw).strip()
+        if "\\" in raw and _GREEK_COMMAND.search(raw):  # "$\\omega$GNN" reads "ωGNN", not "omegaGNN"
+            readable = _strip_markup(_GREEK_COMMAND.sub(lambda m: _GREEK_CHARS[m.group(1)], raw)).strip()
+            out.setdefault(_group_key(group, entity_key(surface)), readable)
         out.setdefault(_group_key(group, entity_key(surface)), surface)
     return out
 

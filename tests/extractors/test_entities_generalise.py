@@ -23,7 +23,7 @@ def _proposed(extract, text: str, title: str | None = TITLE) -> set[str]:
 @pytest.mark.parametrize("text, name, mentions", [
     # inline math inside a name, right after a naming cue
     (r"We propose G-$\Delta$Net, a training framework for graphs. G-$\Delta$Net is calibrated.",
-     "G-DeltaNet", [r"G-$\Delta$Net", r"G-$\Delta$Net"]),
+     "G-ΔNet", [r"G-$\Delta$Net", r"G-$\Delta$Net"]),  # the name reads as the letter (round 8)
     (r"We further propose an accelerated variant called FLOW$^+$. Then FLOW$^+$ is tested.",
      "FLOW+", [r"FLOW$^+$", r"FLOW$^+$"]),
     (r"We propose $Z^2$, a search method for schedules. We apply $Z^2$ to image models.",

@@ -219,7 +219,7 @@ def test_shipped_gazetteer_has_one_entry_for_mlp_and_for_lanczos() -> None:
 @pytest.mark.parametrize("text, short, long, written", [
     (r"We propose Sein Soft Actor-Critic (S$^2$AC), an algorithm.", "S2AC", "Sein Soft Actor-Critic", "S$^2$AC"),
     (r"We present Self-Supervised Semantic Segmentation (S$^3$), a method.", "S3",
-     "Self-Supervised Semantic Segmentation", "S$^3"),
+     "Self-Supervised Semantic Segmentation", "S$^3$"),  # up to its closing "$" (round 8)
     (r"We propose Token-Level Adaptive Routing ($\text{TLAR}$), a router.", "TLAR", "Token-Level Adaptive Routing",
      "TLAR"),
 ])

@@ -117,3 +117,45 @@ def test_snake_case_and_math_subscripts_are_not_emphasis() -> None:
     text = "We set $x_i$ and call my_func_name on a_b_c."
     assert clean_view(text).text == "We set x_i and call my_func_name on a_b_c."
     assert emphasized_ranges(text) == []
+
+
+# ----------------------------------------------------------------------------- 3. math, symbols, "+"
+def test_a_greek_letter_name_covers_its_markup_and_reads_as_the_letter(extract) -> None:
+    text = ("Our generic method is called $\\omega$Mix, and is easy to implement. We compare it with "
+            "two baselines.")
+    got = {e.name: [m.text for m in e.mentions if m.field == "abstract"] for e in extract(text)}
+    assert got.get("ωMix") == ["$\\omega$Mix"]
+
+
+def test_our_two_names_written_with_math_are_proposed(found_in) -> None:
+    text = ("Our generic method is called $\\omega$Mix. We study two variants: $\\omega$MixC and "
+            "$\\omega$MixA. Experiments show that our $\\omega$MixC and $\\omega$MixA perform on par with "
+            "the state of the art.")
+    got = found_in(text)
+    assert ("method", "proposed", "ωMixC") in got and ("method", "proposed", "ωMixA") in got
+
+
+def test_our_name_and_a_known_name_are_not_both_ours(found_in) -> None:
+    got = found_in("Experiments show that our Tessar and BERT perform well on GLUE.")
+    assert ("method", "proposed", "BERT") not in got
+
+
+def test_a_short_form_with_a_superscript_ends_after_its_closing_dollar(extract) -> None:
+    text = "Specifically, we propose Routed Gap Gradients (RG$^2$) to pinpoint units. RG$^2$ is fast."
+    got = [m.text for e in extract(text) if e.name == "Routed Gap Gradients" for m in e.mentions]
+    assert got == ["Routed Gap Gradients", "RG$^2$", "RG$^2$"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We present MUSTO, a new model for patients. MUSTO outperforms all baselines, and MUSTO+ further "
+     "elevates the improvement.", "MUSTO+"),
+    ("Our resulting method, SeqMatcher, is simple. We identify the SeqMatcher-χ2 divergence as a more "
+     "suitable objective.", "SeqMatcher-χ2"),
+])
+def test_a_plus_or_a_symbol_variant_of_the_papers_own_name_is_proposed(found_in, text: str, name: str) -> None:
+    assert ("method", "proposed", name) in found_in(text)
+
+
+def test_a_plus_after_a_name_that_is_not_the_papers_own_is_no_variant(found_in) -> None:
+    got = found_in("We present MUSTO, a new model. It is written in C++ and beats LSTM+ baselines.")
+    assert not any(n in ("C++", "LSTM+") for _t, _r, n in got)
