@@ -406,6 +406,7 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if len(parts) == 1:
             # a word in capitals among words in capitals ("CODE ... AT SCALE") is an English word
             return not (text.isupper() and _shouting_context(doc, start, end) and _is_common(text))
+        # counted up front for every candidate that is a _title_compound (keep the two in step)
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True
