@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from extractors.gazetteer import entity_key
 from kg.records import Entity, Mention, Record
@@ -104,10 +104,44 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     long_forms: dict[str, tuple[str, ...]] = {
         g: tuple(sorted({f for f in (*c, *surfaces[g]) if " " in f.strip()}, key=len, reverse=True))
         for g, c in name_votes.items()}
-    # every Title Case compound a candidate could ask about, counted in one pass
-    lower_seen = _LowerSeen(records, {c[0].lower() for raw in raws for c in raw.candidates if _title_compound(c[0])})
     gtype = {g: c.most_common(1)[0][0] if len(c) == 1 or c.most_common(2)[0][1] > c.most_common(2)[1][1] else None
              for g, c in type_votes.items()}
+
+    def spread(i: int, rec: Record, raw: "RawExtraction", seen_groups: set[str],
+               lower_seen: Callable[[str], int]) -> Iterator[tuple[str, EntityType, Mention]]:
+        """Paper ``i``'s candidates that name a group known from other papers: (group, type, mention)."""
+        own_defs = {entity_key(s) for s, _l, _f in raw.definitions}
+        for text, s, e_, field in raw.candidates:
+            k = entity_key(text)
+            if k in ambiguous or k in own_defs or k not in groups.parent:
+                continue
+            g = groups.find(k)
+            if g not in gtype or g in seen_groups and (gtype[g] or "x") is None:
+                continue
+            etype = gtype[g]
+            if etype is None:
+                continue
+            n_sources = len(papers[g]) - (i in papers[g])  # papers other than this one
+            if n_sources < 1:
+                continue
+            if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
+                            lower_seen):
+                continue
+            yield g, etype, Mention(s, e_, text, "corpus", field)
+
+    # The lower-case questions the candidates will ask, answered in one pass over the abstracts.
+    asked: set[str] = set()
+
+    def ask(low: str) -> int:
+        asked.add(low)
+        return 0
+
+    for i, (rec, raw) in enumerate(zip(records, raws)):
+        if raw.candidates:
+            seen = {groups.find(entity_key(e.name)) for e in raw.entities if e.type is not EntityType.CONCEPT}
+            for _found in spread(i, rec, raw, seen, ask):
+                pass
+    lower_seen = _LowerSeen(records, asked)
 
     ranked_surfaces: dict[str, list[str]] = {}
     out: list[Record] = []
@@ -129,30 +163,13 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if e.role is Role.PROPOSED:
                 slot["role"] = Role.PROPOSED
             slot["mentions"].extend(e.mentions)
-        seen_groups = {g for (_t, g) in merged}
-        own_defs = {entity_key(s) for s, _l, _f in raw.definitions}
-        for text, s, e_, field in raw.candidates:
-            k = entity_key(text)
-            if k in ambiguous or k in own_defs or k not in groups.parent:
-                continue
-            g = groups.find(k)
-            if g not in gtype or g in seen_groups and (gtype[g] or "x") is None:
-                continue
-            n_sources = len(papers[g]) - (i in papers[g])  # papers other than this one
-            if n_sources < 1:
-                continue
-            if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
-                            lower_seen):
-                continue
-            etype = gtype.get(g)
-            if etype is None:
-                continue
+        for g, etype, mention in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
                 slot = merged[key] = {"type": etype, "role": Role.USED, "mentions": []}
                 order.append(key)
-            slot["mentions"].append(Mention(s, e_, text, "corpus", field))
+            slot["mentions"].append(mention)
         entities: list[Entity] = []
         for key in order:
             slot = merged[key]
@@ -238,13 +255,6 @@ class _LowerSeen:
         if n is None:
             n = self.counts[low] = _count_lower(self.records, (low,))[low]
         return n
-
-
-def _title_compound(text: str) -> bool:
-    """Words in Title Case or capitals joined by hyphens ("Self-Supervised"): :func:`_spreads` asks
-    :class:`_LowerSeen` about these."""
-    parts = text.split("-")
-    return len(parts) > 1 and all(_TITLE_OR_CAPS.fullmatch(p) for p in parts)
 
 
 #: Forms the one-pass scan counts: lower-case words joined by hyphens (one whole run of word
@@ -386,7 +396,7 @@ def _trie_pattern(forms: Iterable[str]) -> str:
 
 
 def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_source: bool,
-             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: _LowerSeen) -> bool:
+             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: Callable[[str], int]) -> bool:
     """Does the candidate ``text`` at ``start:end`` of ``rec``'s ``field`` name the corpus's entity?
 
     ``single_source``: one other paper alone names the entity; ``long_forms``: its names of
@@ -406,7 +416,6 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if len(parts) == 1:
             # a word in capitals among words in capitals ("CODE ... AT SCALE") is an English word
             return not (text.isupper() and _shouting_context(doc, start, end) and _is_common(text))
-        # counted up front for every candidate that is a _title_compound (keep the two in step)
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True

@@ -119,17 +119,40 @@ def _known(rid: str, name: str) -> RawExtraction:
     return RawExtraction(rid, (Entity(EntityType.METHOD, name, Role.USED, (), (m,)),))
 
 
-@pytest.mark.parametrize("lower_uses, spreads", [(0, True), (1, True), (2, False)])
-def test_title_case_compound_spreads_unless_written_in_lower_case(lower_uses, spreads) -> None:
-    # two papers know Graph-Mamba; a third writes it where no rule fired (a candidate)
-    texts = ["Graph-Mamba is used.", "Graph-Mamba again.", "We compare with Graph-Mamba."]
+def _graph_mamba_corpus(lower_uses: int) -> tuple[list[Record], list[RawExtraction], int]:
+    # two papers know Graph-Mamba; a third writes it where no rule fired (a candidate), and so
+    # does a fourth, in a URL (no question asked); the rest may write it in lower case
+    texts = ["Graph-Mamba is used.", "Graph-Mamba again.", "We compare with Graph-Mamba.",
+             "Code: https://github.com/x/Graph-Mamba-Net now."]
     texts += ["a graph mamba layer."] * lower_uses + ["nothing here."] * (2 - lower_uses)
     recs = [Record(id=f"t:{i}", title=None, abstract=t) for i, t in enumerate(texts)]
     start = texts[2].index("Graph-Mamba")
+    url = texts[3].index("Graph-Mamba-Net")
     raws = [_known("t:0", "Graph-Mamba"), _known("t:1", "Graph-Mamba"),
-            RawExtraction("t:2", candidates=(("Graph-Mamba", start, start + 11, "abstract"),))]
-    raws += [RawExtraction(r.id) for r in recs[3:]]
+            RawExtraction("t:2", candidates=(("Graph-Mamba", start, start + 11, "abstract"),)),
+            RawExtraction("t:3", candidates=(("Graph-Mamba-Net", url, url + 15, "abstract"),
+                                             ("Graph-Mamba", url, url + 11, "abstract")))]
+    raws += [RawExtraction(r.id) for r in recs[4:]]
+    return recs, raws, start
+
+
+def test_lower_case_questions_are_counted_in_one_pass(monkeypatch) -> None:
+    # consolidation first collects the questions its candidates will ask, then counts them together
+    import extractors.consolidate as consolidate
+
+    calls = []
+    count = consolidate._count_lower
+    monkeypatch.setattr(consolidate, "_count_lower", lambda recs, lows: calls.append(set(lows)) or count(recs, lows))
+    recs, raws, _start = _graph_mamba_corpus(2)
+    consolidate_corpus(recs, raws)
+    assert calls == [{"graph-mamba"}]
+
+
+@pytest.mark.parametrize("lower_uses, spreads", [(0, True), (1, True), (2, False)])
+def test_title_case_compound_spreads_unless_written_in_lower_case(lower_uses, spreads) -> None:
+    recs, raws, start = _graph_mamba_corpus(lower_uses)
     out = consolidate_corpus(recs, raws)
+    assert all(e.type is EntityType.CONCEPT for e in out[3].entities)  # never in a URL
     got = [(e.name, e.role, [(m.start, m.rule) for m in e.mentions]) for e in out[2].entities
            if e.type is not EntityType.CONCEPT]
     assert got == ([("Graph-Mamba", Role.USED, [(start, "corpus")])] if spreads else [])
