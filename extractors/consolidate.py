@@ -284,8 +284,8 @@ def _count_lower(records: Sequence[Record], lows: Iterable[str]) -> dict[str, in
     The pass goes through the abstracts in slices of 1,000, 4,000, 16,000, ... abstracts; after
     each, the lows already used twice are settled and their forms leave the pattern. Those are
     the common phrases ("end to end", "in context"), the ones that lead the trie deepest at the
-    most places (on the 100k benchmark corpus, 697 of the 1,063 lows that settle at all do so
-    within its first 5,000 abstracts).
+    most places. On the 100k benchmark corpus that saves about a tenth: 4.6 -> 4.1 s CPU for
+    all its 1,923 Title Case compounds, 2.9 -> 2.8 s for the 158 that consolidation asks about.
     """
     lows = set(lows)
     forms = {f for low in lows for f in (low, low.replace("-", " "))}
