@@ -72,7 +72,10 @@ annotators); italics ("_X_", "{\\em X}") mark a name only for one coined word or
 verb, and an emphasised example ("such as _X_", "exemplified by __X__") or notion ("the concept of
 X") is none. Names with math or symbols: a Greek letter's "$\\" is inside the span and the name reads
 as the letter ("$\\omega$GNN" is "ωGNN"); "our X and Y perform ..." gives two own names; a "+" or a
-symbol part after the paper's own name is its variant ("MUSE+", "SequenceMatch-χ2").
+symbol part after the paper's own name is its variant ("MUSE+", "SequenceMatch-χ2"). A lower-case
+name right after a proposal verb and defined by an indefinite appositive with a head noun is the
+paper's own ("We introduce collider regression, a framework to ..."; not "noise, a simple technique":
+one common word, nor "X, a standard technique": someone else's).
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -345,6 +348,15 @@ _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|
 _TOOL_BEFORE = re.compile(r"\b(?:based on|using|uses?|via|with|leverag(?:ing|es?)|harness(?:ing|es)?|exploit(?:ing|s)?|"
                           r"utili[sz](?:ing|es?)|employ(?:ing|s)?|from|by)\s+(?:the\s+)?(?:[a-z][\w-]*\s+)?$")
 # a bare Greek letter read from math ("$\Omega(\log d)$" reads "Omega(log d)") is a symbol, not a name
+_LOWER_PROPOSAL = re.compile(
+    rf"\s+(?P<name>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){{0,3}}?)\s*(?:,|--|—|–|\s-)\s*(?:a|an)\s+"
+    rf"(?:(?!(?:and|or|that|which|for|of|to)\s)[\w-]+\s+){{0,4}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)")
+#: first words of a lower-case phrase after a proposal verb that make it no name ("we propose new
+#: ways, a ...", "we present two methods, a ...")
+_LOWER_PROPOSAL_STOP = frozenset(
+    "a an the our this these that its their new novel two three four several various multiple some each both "
+    "it them they simple efficient effective general generic theoretical empirical extensive further additional "
+    "improved modified alternative different such".split())
 _APPOS_AFTER_NP = re.compile(
     rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{1,9}}?[\w-]+,\s+(?P<name>{_NAME}),\s+"
     rf"(?:to|which|that|whose|where)\b")
@@ -1256,6 +1268,31 @@ class EntityRecognizer:
                     continue
                 out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
                                  PROPOSED, "quoted", None, 3))
+
+        # a lower-case name right after a proposal verb, defined by an appositive with a head noun:
+        # "We introduce collider regression, a framework to ...", "we first propose per-IC
+        # quantization, a simple yet effective method", "we introduce speculative decoding - an algorithm"
+        for pe in proposal_ends:
+            lm = _LOWER_PROPOSAL.match(ct, pe, min(len(ct), pe + 160))
+            if lm is None:
+                continue
+            phrase = lm.group("name")
+            words = phrase.split()
+            if words[0] in _LOWER_PROPOSAL_STOP or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase) \
+                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
+                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
+                    or (len(words) == 1 and "-" not in phrase and gaz.is_common_word(phrase)) \
+                    or _head_label(words[-1]) is not None or _head_label(lm.group("head")) is None \
+                    or _USED_MODS.search(lm.group(0)):  # "X, a standard technique": someone else's
+                continue
+            label = _head_label(lm.group("head"))
+            entry = gaz.lookup(phrase)
+            if entry is not None:
+                known_proposals[entity_key(phrase)].add("appositive")  # the verb and the appositive: two cues
+                add(lm.start("name"), lm.end("name"), label, PROPOSED, "propose", 3)
+            else:  # a lower-case phrase is no name to is_name: the two cues make it one
+                s0, e0 = view.span_to_orig(*lm.span("name"))
+                out.append(_Cand(*_balance_dollars(text, s0, e0), label, PROPOSED, "propose", None, 3))
 
         # a coined name set off by commas after a described proposal: "We propose a novel relative
         # position encoding with interpolation, FIRE, to improve ..." (no head noun needed)

@@ -159,3 +159,25 @@ def test_a_plus_or_a_symbol_variant_of_the_papers_own_name_is_proposed(found_in,
 def test_a_plus_after_a_name_that_is_not_the_papers_own_is_no_variant(found_in) -> None:
     got = found_in("We present MUSTO, a new model. It is written in C++ and beats LSTM+ baselines.")
     assert not any(n in ("C++", "LSTM+") for _t, _r, n in got)
+
+
+# ----------------------------------------------------------------------------- 4. lower-case names
+@pytest.mark.parametrize("text, name", [
+    ("We introduce collider pooling, a framework to incorporate causal knowledge from a collider.", "collider pooling"),
+    ("We present shuffle packing, a general method for compressing sequences of unordered objects. "
+     "Graphs can be compressed using shuffle packing.", "shuffle packing"),
+    ("To mitigate the outlier effect, we first propose per-IC binning, a simple yet effective method "
+     "that creates groups within each input channel.", "per-IC binning"),
+])
+def test_a_lower_case_name_after_a_proposal_verb_with_an_appositive_is_proposed(found_in, text: str, name: str) -> None:
+    assert ("method", "proposed", name) in found_in(text)
+
+
+@pytest.mark.parametrize("text", [
+    "We introduce noise, a simple technique that regularises training.",          # one common word
+    "We propose data augmentation, a standard technique for small datasets.",     # someone else's
+    "We present two methods, a greedy algorithm and a sampler.",                 # a count, no name
+    "We study federated learning, a paradigm where clients keep their data.",     # no proposal verb
+])
+def test_a_lower_case_phrase_that_names_nothing_new_is_not_proposed(found_in, text: str) -> None:
+    assert not any(r == "proposed" for _t, r, _n in found_in(text))
