@@ -411,6 +411,8 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         return False
     if single_source and not _single_source_evidence(text, start, end, field, doc, long_forms, spellings):
         return False
+    if _lower_cased_acronym(text, spellings):
+        return False
     parts = text.split("-")
     if all(_TITLE_OR_CAPS.fullmatch(p) for p in parts):
         if len(parts) == 1:
@@ -419,6 +421,21 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True
+
+
+def _lower_cased_acronym(text: str, spellings: Mapping[str, int]) -> bool:
+    """Is ``text`` an acronym the other papers write in capitals, here with lower-case letters?
+
+    "PhD" and "PhDs" are not the persistent homology dimension "PHD": their keys agree, but no
+    paper writes the acronym that way. Only acronyms of letters alone: a name with digits keeps its
+    usual respellings ("Cifar-10", "ADE20k"), and a spelling the corpus knows as written ("MoE"
+    beside "MOE") still spreads.
+    """
+    forms = {text, text[:-1]} if text.endswith("s") else {text}
+    if forms & spellings.keys():
+        return False
+    folded = {f.casefold() for f in forms}
+    return any(sp.isalpha() and sp.isupper() and sp.casefold() in folded for sp in spellings)
 
 
 def _is_common(word: str) -> bool:

@@ -53,3 +53,17 @@ def test_majority_type_wins(rec, nlp) -> None:
     out = extract_records(recs, nlp=nlp)
     types = {e.type.value for r in out for e in r.entities if e.name == "ZetaSet"}
     assert types == {"benchmark"}
+
+
+def test_an_acronym_in_capitals_does_not_spread_to_a_word_in_mixed_case(rec, nlp) -> None:
+    """"PHD" (persistent homology dimension) is known from two papers; "PhD" is not it."""
+    recs = [
+        rec("We propose the persistent homology dimension (PHD) method to detect generated text.", rid="a"),
+        rec("The PHD method of earlier work fails on short texts, so we stabilise it.", rid="b"),
+        rec("Our study interviews PhD students and three PhDs about writing.", rid="c"),
+        rec("A baseline PHD estimate is computed on every text of the corpus.", rid="d"),
+    ]
+    out = extract_records(recs, nlp=nlp)
+    assert _ents(out[2]) == {}
+    (e,) = _ents(out[3]).values()  # the acronym as written still spreads
+    assert e.name == "persistent homology dimension" and {m.text for m in e.mentions} == {"PHD"}
