@@ -75,7 +75,11 @@ as the letter ("$\\omega$GNN" is "ωGNN"); "our X and Y perform ..." gives two o
 symbol part after the paper's own name is its variant ("MUSE+", "SequenceMatch-χ2"). A lower-case
 name right after a proposal verb and defined by an indefinite appositive with a head noun is the
 paper's own ("We introduce collider regression, a framework to ..."; not "noise, a simple technique":
-one common word, nor "X, a standard technique": someone else's).
+one common word, nor "X, a standard technique": someone else's). A name may follow its data head
+after a dash ("a ... dataset - 3D-MoIT", "a new dataset – FEEDBACK COLLECTION –"), a colon list may
+follow a second verb ("We collected and annotated two ... datasets: A and B") and end in a
+participle clause, "we collected" is a proposal verb, and a coined name may start with a digit
+prefix ("2D-Shapley", "3D-MoLM"; not "3D" or "2D-space").
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -184,7 +188,7 @@ _PROPOSE_VERB = (
     r"propose|proposes|proposed|introduce|introduces|introduced|present|presents|presented|"
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
-    r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|"
+    r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|collected|"
     r"unveil|unveils|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|collect|collects"
 )
 _PROPOSE = re.compile(
@@ -219,7 +223,7 @@ _AFTER_VERB = re.compile(
 _AFTER_VERB_HEAD = re.compile(
     rf"\s+(?:a|an|the|our|two|three|four)\s+(?:(?!(?:that|which|who)\s)[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
-    rf"\s*\(\s*|\s*:\s*|\s*,\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)]|\s+(?-i:which|that|to|for|with|"
+    rf"\s*\(\s*|\s*:\s*|\s*,\s*|\s+[-–—]\s+|\s*--\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)–—]|\s+-|\s+(?-i:which|that|to|for|with|"
     rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s])",
     re.IGNORECASE,
 )
@@ -287,8 +291,11 @@ _METRIC_NAMED = re.compile(
     rf"(?:``|[\"“])?(?P<name>{_NAME})(?=\s*[,.;:()]|\s+(?:that|which|to|for|is|as|with|and)\b)")
 # a colon and a sentence after an emphasised word: a label ("**WARNING**: This paper contains ...")
 # "we propose two complementary frameworks for X: A and B."
+#: a coined name that starts with a digit: a dimension or count prefix, a hyphen, a capitalised part
+_DIGIT_NAME = re.compile(r"\d{1,3}[A-Za-z]{0,2}-[A-Z][A-Za-z]*[A-Z0-9][\w-]*|\d{1,3}[A-Za-z]{0,2}-[A-Z][a-z]{3,}")
 _COLON_HEAD = re.compile(
-    rf"\s+(?:(?:two|three|four|several|a\s+pair\s+of|a\s+family\s+of|a\s+suite\s+of)\s+|(?:a|an|the)\s+"
+    # "We collected and annotated two ... datasets: A and B": a second verb of the authors first
+    rf"\s+(?:and\s+[a-z]{{3,}}\s+)?(?:(?:two|three|four|several|a\s+pair\s+of|a\s+family\s+of|a\s+suite\s+of)\s+|(?:a|an|the)\s+"
     rf"(?:new\s+|novel\s+)?(?:set|family|suite|pair)\s+of\s+)(?:[\w-]+\s+){{0,3}}?"
     rf"(?P<head>(?:{_METHOD_HEADS}|{_BENCH_HEADS})s?)\b(?!-)[^:;.\n]{{0,100}}?:\s+", re.IGNORECASE)
 # a version number written after a known model's name: "PaLM 2", "PaLM 2-(S, M, L)", "Gemini 1.5 and"
@@ -408,7 +415,7 @@ _BENCH_AFTER = re.compile(
 # a list item that does not swallow the list's "and"/"or"
 _LIST_ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{1,2}}(?![a-z]){_NAME}|(?!(?:and|or|the)\b){_NAME})"
 _COLON_ITEMS = re.compile(rf"(?P<list>{_LIST_ITEM}(?:\s*,\s*(?:and\s+)?{_LIST_ITEM}){{0,4}}(?:,?\s+and\s+{_LIST_ITEM})?)"
-                          rf"\s*(?:[.;]|$)")
+                          rf"\s*(?:[.;]|$|,\s+[a-z]+(?:ed|ing)\b)")  # or a participle clause ("A and B, captured ...")
 _BENCH_BEFORE = re.compile(
     rf"\b(?:benchmarks?|datasets?|data sets?|corpora|environments?|collections)\s*(?P<open>\(|,|:)?\s*"
     rf"(?P<trigger>such as|including|like|namely|e\.g\.,?|i\.e\.,?)?\s*(?:the\s+)?"
@@ -709,14 +716,14 @@ class EntityRecognizer:
 
     def _is_name(self, text: str, loose: bool) -> bool:
         t = text.strip()
-        if not 2 <= len(t) <= 60 or not t[0].isalpha():
-            return False
+        if not 2 <= len(t) <= 60 or not (t[0].isalpha() or _DIGIT_NAME.fullmatch(t)):
+            return False  # a name starts with a letter, or is "3D-MoIT", "2D-Shapley"
         if t[0].islower() and (" " not in t and not _CAMEL.search(t) and not _LOWER_PREFIX_NAME.match(t)
                                or "-to-" in t):
             return False  # "text-to-3D" names a task
         if _LATEX.search(t) or _LONG_CAPS.search(t):
             return False
-        if self.gazetteer.is_stop(t) or not t[0].isalpha():
+        if self.gazetteer.is_stop(t) or not (t[0].isalpha() or _DIGIT_NAME.fullmatch(t)):
             # an English word written in capitals is a coined name in a naming context ("named
             # TEST", "TEST: ..."), not a stop word: loose mode only
             return loose and len(t) >= 4 and t.isalpha() and t.isupper() and self.gazetteer.is_common_word(t)

@@ -181,3 +181,30 @@ def test_a_lower_case_name_after_a_proposal_verb_with_an_appositive_is_proposed(
 ])
 def test_a_lower_case_phrase_that_names_nothing_new_is_not_proposed(found_in, text: str) -> None:
     assert not any(r == "proposed" for _t, r, _n in found_in(text))
+
+
+# ----------------------------------------------------------------------------- 5. data heads and digit names
+@pytest.mark.parametrize("text, names", [
+    # a dash after the head noun of the proposal
+    ("To enhance the model, we curated a molecule-centric instruction tuning dataset - 3D-MolIT. "
+     "Through 3D-MolIT, the model learns.", {("benchmark", "proposed", "3D-MolIT")}),
+    ("For this purpose, we construct a new dataset – FEEDBACK TRAILS – that consists of rubrics.",
+     {("benchmark", "proposed", "FEEDBACK TRAILS")}),
+    # a second verb of the authors before a colon list, the list ending in a participle clause
+    ("We collected and annotated two challenging real-world target datasets: BobPerson and BobVehicle, "
+     "captured under various illuminations.",
+     {("benchmark", "proposed", "BobPerson"), ("benchmark", "proposed", "BobVehicle")}),
+    # a coined name that starts with a digit
+    ("Based on this calculation, we further propose 2D-Banzhaf, a theoretical framework for data "
+     "valuation. 2D-Banzhaf is efficient.", {("method", "proposed", "2D-Banzhaf")}),
+])
+def test_names_after_a_data_head_or_starting_with_a_digit(found_in, text: str, names: set) -> None:
+    assert names <= found_in(text)
+
+
+@pytest.mark.parametrize("text", [
+    "We train 3D models on 2D images and report 3D-consistent results.",
+    "Objects are rendered in 3D and projected to 2D-space with a pinhole camera.",
+])
+def test_digit_words_are_not_names(found_in, text: str) -> None:
+    assert found_in(text) == set()
