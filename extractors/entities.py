@@ -2356,6 +2356,10 @@ _DEF_BEFORE = re.compile(
 _DEF_BEFORE_DIRECT = re.compile(rf"\b(?P<head>{_DEF_HEAD_WORDS})\s+$", re.IGNORECASE)
 
 
+#: cut words of a noun phrase that are also participles before its head ("a carefully built corpus")
+_PARTICIPLE_CUTS = frozenset(("designed", "built", "based", "trained"))
+
+
 def _def_head_label(head: str, after: str) -> str | None:
     """Type of a defining head noun; a tool-like head whose purpose is evaluation is a benchmark."""
     h = head.lower()
@@ -2386,7 +2390,9 @@ def _defining_label(ct: str, cs: int, ce: int) -> str | None:
         if q is not None:
             np = np[q.end():]
         for part in np.split(","):
-            cut = _NP_END.search(part)
+            cut = _NP_END_BUT_AND.search(part)
+            if cut is not None and cut.group(0).strip().lower() in _PARTICIPLE_CUTS and not _HEAD_RE.search(part, 0, cut.start()):
+                cut = _NP_END_BUT_AND.search(part, cut.end() - 1)  # "a rigorously designed benchmark with ..."
             phrase = part[:cut.start()] if cut else part
             heads = [h for h in re.finditer(rf"\b(?:{_DEF_HEAD_WORDS})\b(?!-)", phrase, re.IGNORECASE)]
             if heads:

@@ -39,6 +39,13 @@ def _typed(found: set[tuple[str, str, str]], name: str) -> set[tuple[str, str]]:
     # a name that says what it is, whatever its appositive
     ("This work introduces Yet Another Ward Benchmark (YAWB), a modular framework for clinical "
      "experiments. YAWB supports many datasets.", "Yet Another Ward Benchmark", "benchmark"),
+    # the head past a coordination or a participle in the appositive
+    ("We introduce MABx23, a large-scale, multi-agent video and trajectory benchmark to assess learned "
+     "representations.", "MABx23", "benchmark"),
+    ("To close this gap, we present BinBench, a rigorously designed benchmark with in-depth analysis.",
+     "BinBench", "benchmark"),
+    ("In this paper, we introduce DynVal, a general and flexible protocol for dynamic evaluation of "
+     "language models.", "DynVal", "benchmark"),
     # the reverse: a data-sounding name whose appositive is an approach
     ("We present Gradient Signal Selection (GSS), a scalable, task-agnostic approach to this data "
      "selection problem. GSS picks few examples.", "Gradient Signal Selection", "method"),
