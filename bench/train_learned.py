@@ -21,6 +21,14 @@ Data
   text; its threshold is chosen out of fold on the silver batches with the whole pipeline
   (:func:`cv_extension`, :data:`EXTEND_GRID`) and kept only if the development gold is better
   with it too (:func:`choose_extension`); otherwise it ships off (threshold 1.01).
+- **Descriptive phrases** (the paper's own names with no acronym and no coined token,
+  :func:`extractors.learned.phrases`): a third model, labelled with the class of the annotated
+  entity one of whose forms is the phrase; its threshold is the one of :data:`PHRASE_GRID` with the
+  best simulated out-of-fold objective on the silver batches (:func:`simulate_phrases`), kept only
+  when the whole pipeline out of fold is better with it by :data:`PHRASE_MIN_GAIN` too
+  (:func:`cv_phrase`) and the development gold is better in method+benchmark F1, proposed-name F1
+  and the objective by that margin (:func:`choose_phrase`, :func:`main`); otherwise it ships off
+  (threshold 1.01), trained, for measuring.
 - **Transfer** (:func:`transfer`): the component trained on some batches and scored with the whole
   pipeline on others (batches 01-60 are ICLR 2024 / ICML 2023, 61-80 other venues).
 - ``--cv-gold``: leave-one-split-out cross-validation over the development gold splits instead
@@ -36,11 +44,15 @@ Usage::
     python bench/train_learned.py --no-write      # the same, print only
     python bench/train_learned.py --cv-gold       # cross-validation over the gold dev splits (figures only)
     python bench/train_learned.py --no-extend     # no extension model
+    python bench/train_learned.py --no-phrase     # no descriptive phrase model
 
 The shipped model is written by the first command (deterministic: same batches and gazetteer,
 same model).
 
-The held-out gold splits (test12, test13) and the out-of-domain split ood1 are never read here.
+The models are fitted on sparse feature matrices (``scipy.sparse``), so a retraining takes minutes.
+
+Only the development gold splits (``eval_extraction.DEV_SPLITS``) are read here; held-out and
+out-of-domain splits never are.
 """
 
 from __future__ import annotations
@@ -133,23 +145,40 @@ def _ext_label(ext: L.Extension, gold: dict[str, Any]) -> str:
     return "none"
 
 
-def all_examples(golds: list[dict[str, Any]]) -> tuple[list[tuple[dict[str, float], str, str]],
-                                                        list[tuple[dict[str, float], str, str]]]:
-    """:func:`examples` and the extension examples (features, gold class of the extended surface,
-    description ``extend-<side> <id> <surface>/<inner>``) of the given annotated abstracts, from
-    one run of the rules."""
+def _phrase_label(ph: L.Phrase, gold: dict[str, Any]) -> tuple[str, str]:
+    """The class of the annotated entity one of whose forms is the phrase, and its name."""
+    key = match_key(ph.surface)
+    for ent in gold["entities"]:
+        if key in E._keys([ent["name"], *ent.get("aliases", ()), *(m["text"] for m in ent["mentions"])]):
+            return f"{ent['type']}/{ent['role']}", ent["name"]
+    return "none", ""
+
+
+Examples = list[tuple[dict[str, float], str, str]]
+
+
+def all_examples(golds: list[dict[str, Any]]) -> tuple[Examples, Examples, Examples]:
+    """:func:`examples`, the extension examples (features, gold class of the extended surface,
+    description ``extend-<side> <id> <surface>/<inner>``) and the descriptive phrase examples
+    (features, gold class of an entity one of whose forms is the phrase, description
+    ``phrase <id> <start>:<end> <surface>``, a tab and the entity's name) of the given annotated abstracts, from one
+    run of the rules."""
     nlp = _rules_nlp()
     gaz = load_gazetteer()
     records = E._load_records(golds)
     texts = [_join(r)[0] for r in records]
-    out, ext = [], []
+    out, ext, phr = [], [], []
     for g, text, doc in zip(golds, texts, nlp.pipe(texts, batch_size=64)):
-        for c, f in L.featurize(doc, gaz):
+        spans = L._rule_spans(doc, text)
+        for c, f in L.featurize(doc, gaz, rule_spans=spans):
             tag = f"rule:{c.rule_class}" if c.kind == "rule" else c.kind
             out.append((f, _label(c, text, g), f"{tag} {g['id']} {c.name!r}/{c.short!r}"))
-        for x, f in L.featurize_extensions(doc, gaz):
+        for x, f in L.featurize_extensions(doc, gaz, rule_spans=spans):
             ext.append((f, _ext_label(x, g), f"extend-{x.side} {g['id']} {x.surface!r}/{x.inner!r}"))
-    return out, ext
+        for ph, f in L.featurize_phrases(doc, gaz, rule_spans=spans):
+            lab, ent = _phrase_label(ph, g)
+            phr.append((f, lab, f"phrase {g['id']} {ph.anchor[0]}:{ph.anchor[1]} {ph.surface!r}\t{ent}"))
+    return out, ext, phr
 
 
 def examples(golds: list[dict[str, Any]]) -> list[tuple[dict[str, float], str, str]]:
@@ -257,7 +286,9 @@ def vocabulary(feats: list[dict[str, float]], min_count: int = MIN_COUNT, *,
 
 def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
     """Softmax regression weights (k x d) minimising the log loss + ``l2``/2 * squared weights,
-    the column of feature ``bias`` (index 0) not penalised; L-BFGS from zero (deterministic)."""
+    the column of feature ``bias`` (index 0) not penalised; L-BFGS from zero (deterministic).
+    ``X`` may be a scipy sparse matrix (the phrase candidates: 16,000 rows by 2,600 columns,
+    about 40 non-zero features a row)."""
     from scipy.optimize import minimize
 
     n, d = X.shape
@@ -274,30 +305,39 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
         logp = S - logz
         P = np.exp(logp)
         value = -(Y * logp).sum() + 0.5 * (W * W * reg).sum()
-        grad = (P - Y).T @ X + W * reg
+        grad = np.asarray(X.T @ (P - Y)).T + W * reg
         return float(value), grad.ravel()
 
     res = minimize(loss, np.zeros(k * d), jac=True, method="L-BFGS-B", options={"maxiter": 2000})
     return res.x.reshape(k, d)
 
 
-def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, extension: bool = False) -> L.Model:
-    """The model of ``exs``; with ``extension`` the extension model (:func:`extractors.learned.extension_features`)."""
+def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, extension: bool = False,
+          phrase: bool = False) -> L.Model:
+    """The model of ``exs``; with ``extension`` the extension model (:func:`extractors.learned.extension_features`),
+    with ``phrase`` the descriptive phrase model (:func:`extractors.learned.phrase_features`)."""
     if extension:
         names = vocabulary([f for f, _, _ in exs], fixed=L.EXT_FIXED_FEATURES, prefixes=L.EXT_WORD_PREFIXES)
+    elif phrase:
+        names = vocabulary([f for f, _, _ in exs], fixed=L.PHRASE_FIXED_FEATURES, prefixes=L.PHRASE_WORD_PREFIXES)
     else:
         names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
+    from scipy.sparse import csr_matrix
+
     idx = {n: i for i, n in enumerate(names)}
-    X = np.zeros((len(exs), len(names)))
+    rows, cols, vals = [], [], []
     for r, (f, _, _) in enumerate(exs):
         for key, v in f.items():
             if key in idx:
-                X[r, idx[key]] = v
+                rows.append(r)
+                cols.append(idx[key])
+                vals.append(v)
+    X = csr_matrix((vals, (rows, cols)), shape=(len(exs), len(names)))
     y = np.array([L.CLASSES.index(lab) for _, lab, _ in exs])
     W = fit(X, y, len(L.CLASSES), l2=l2)
     counts = Counter(lab for _, lab, _ in exs)
     return L.Model(tuple(names), L.CLASSES, tuple(tuple(float(w) for w in row) for row in W),
-                   {L.EXTEND: 1.01} if extension else {c: 1.01 for c in THRESHOLD_KEYS},
+                   {L.EXTEND: 1.01} if extension else {L.PHRASE: 1.01} if phrase else {c: 1.01 for c in THRESHOLD_KEYS},
                    {"trained_on": len(exs), "labels": dict(sorted(counts.items())), "l2": l2})
 
 
@@ -413,10 +453,11 @@ def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int
     return out
 
 
-def _with(model: L.Model, *, extend: L.Model | None = None, thresholds: dict[str, float] | None = None) -> L.Model:
+def _with(model: L.Model, *, extend: L.Model | None = None, thresholds: dict[str, float] | None = None,
+          phrase: L.Model | None = None) -> L.Model:
     return L.Model(model.features, model.classes, model.weights,
                    dict(model.thresholds if thresholds is None else thresholds), model.meta,
-                   model.extend if extend is None else extend)
+                   model.extend if extend is None else extend, model.phrase if phrase is None else phrase)
 
 
 def _set_model(nlp: Any, model: L.Model, *, change_rules: bool = False) -> None:
@@ -424,6 +465,7 @@ def _set_model(nlp: Any, model: L.Model, *, change_rules: bool = False) -> None:
     comp.model = model
     comp.change_rules = change_rules
     comp.extend = model.extend is not None and model.extend.thresholds.get(L.EXTEND, 1.01) <= 1.0
+    comp.phrases = model.phrase is not None and model.phrase.thresholds.get(L.PHRASE, 1.01) <= 1.0
 
 
 def cv_extension(golds: list[dict[str, Any]], ext_exs: list[tuple[dict[str, float], str, str]],
@@ -511,6 +553,124 @@ def choose_extension(silver: list[dict[str, Any]], ext_exs: list[tuple[dict[str,
     return L.Model(ext.features, ext.classes, ext.weights, {L.EXTEND: chosen}, meta)
 
 
+#: The least gain of the objective (mean of method+benchmark F1 and proposed-name F1) the phrases
+#: must bring, out of fold on the silver batches and on the development gold, to ship on: the
+#: eighth-session phrase model gained 0.0000-0.0008 on each (on the gold about five names right and
+#: five wrong), which is no evidence either way, at a proposed precision 0.006 lower.
+PHRASE_MIN_GAIN = 0.001
+#: Probability cut-offs tried for adding a descriptive phrase (its most likely proposed class),
+#: on the simulated out-of-fold figures (:func:`simulate_phrases`); the best is then checked with
+#: the whole pipeline (:func:`cv_phrase`).
+PHRASE_GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def cv_phrase_probabilities(phr_exs: Examples, *, silver: Path = SILVER, folds: int = 5, l2: float = 1.0
+                            ) -> list[tuple[str, list[float], str]]:
+    """Out-of-fold probabilities of the phrase candidates (folds by batch, as :func:`cv_silver`)."""
+    b_of = batch_of(silver)
+    batches = sorted(set(b_of.values()))
+    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    pooled = []
+    for k in range(folds):
+        model = train([x for x in phr_exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2, phrase=True)
+        pooled += [(lab, model.probabilities(f), d) for f, lab, d in phr_exs if fold_of[b_of[d.split()[1]]] == k]
+    return pooled
+
+
+def simulate_phrases(pooled: list[tuple[str, list[float], str]], threshold: float,
+                     base: dict[str, list[int]]) -> dict[str, Any]:
+    """The eval's figures after adding the phrases :func:`extractors.learned._choose_phrases` would
+    choose at ``threshold`` (per abstract, most probable first, no overlap, one per annotated
+    entity), from ``base`` counts: a right type is a true positive found (and one fewer miss), a
+    wrong one a false positive; the proposed counts likewise with the role."""
+    a = list(base["all"])
+    p = list(base["proposed"])
+    by_doc: dict[str, list[tuple[float, str, str, tuple[int, int], str]]] = {}
+    for lab, probs, desc in pooled:
+        _tag, doc_id, offsets = desc.split(" ", 3)[:3]
+        ent = desc.rsplit("\t", 1)[1]
+        best = max(range(1, len(probs)), key=lambda i: probs[i])
+        cls = L.CLASSES[best]
+        if cls.endswith("proposed") and probs[best] >= threshold:
+            s, e = (int(x) for x in offsets.split(":"))
+            by_doc.setdefault(doc_id, []).append((probs[best], cls, lab, (s, e), ent))
+    for picks in by_doc.values():
+        picks.sort(key=lambda t: -t[0])
+        taken: list[tuple[int, int]] = []
+        matched: set[str] = set()
+        for _pr, cls, lab, (s, e), ent in picks:
+            if any(s < y and x < e for x, y in taken):
+                continue
+            taken.append((s, e))
+            if lab == "none" or ent in matched:
+                a[1] += 1
+                p[1] += 1
+                continue
+            matched.add(ent)
+            if lab.split("/")[0] == cls.split("/")[0]:
+                a[0] += 1
+                a[2] -= 1
+            else:
+                a[1] += 1
+            if lab == cls:
+                p[0] += 1
+                p[2] -= 1
+            else:
+                p[1] += 1
+    return {"all": E._prf(*a), "proposed": E._prf(*p), "role": E._prf(0, 0, 0)}
+
+
+def cv_phrase(golds: list[dict[str, Any]], phr_exs: Examples, main: L.Model, *, silver: Path = SILVER,
+              folds: int = 5, l2: float = 1.0, grid: tuple[float, ...] = PHRASE_GRID
+              ) -> dict[float, dict[str, list[int]]]:
+    """Out-of-fold figures of the descriptive phrase decision with the whole pipeline, as
+    :func:`cv_extension` (``main``, with its extension model, the same in every run). Returns
+    threshold -> summed counts (1.01: off)."""
+    b_of = batch_of(silver)
+    batches = sorted(set(b_of.values()))
+    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    nlp = make_nlp()
+    totals: dict[float, dict[str, list[int]]] = {}
+    for k in range(folds):
+        phr = train([x for x in phr_exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2, phrase=True)
+        fold_golds = [g for g in golds if fold_of[b_of[g["id"]]] == k]
+        for t in (1.01, *grid):
+            _set_model(nlp, _with(main, phrase=_with(phr, thresholds={L.PHRASE: t})))
+            _accumulate(totals, t, pipeline_counts(fold_golds, nlp))
+    return totals
+
+
+def choose_phrase(silver: list[dict[str, Any]], phr_exs: Examples, main: L.Model,
+                  args: argparse.Namespace, base: dict[str, list[int]]) -> L.Model:
+    """The phrase model, trained on every silver phrase candidate, with the threshold of
+    :data:`PHRASE_GRID` that gives the best simulated out-of-fold objective
+    (:func:`simulate_phrases` over ``base``, the rules' counts), kept only when the whole
+    pipeline out of fold (:func:`cv_phrase` at that threshold and off) is better on the silver
+    batches too; otherwise 1.01 (off). :func:`main` keeps it only if the development gold is
+    better with it as well."""
+    pooled = cv_phrase_probabilities(phr_exs, silver=args.silver, l2=args.l2)
+    sims = {t: simulate_phrases(pooled, t, base) for t in (1.01, *PHRASE_GRID)}
+    for t, f in sims.items():
+        print(_line(f"silver CV (simulated), phrase >= {t}", f))
+    best = max(PHRASE_GRID, key=lambda t: (_objective(sims[t]), t))
+    chosen = 1.01
+    meta: dict[str, Any] = {"silver_cv_simulated": {str(t): {k: f[k]["f1"] for k in ("all", "proposed")}
+                                                    for t, f in sims.items()}}
+    if _objective(sims[best]) > _objective(sims[1.01]) + 1e-9:
+        totals = cv_phrase(silver, phr_exs, main, silver=args.silver, l2=args.l2, grid=(best,))
+        figures = {t: {k: E._prf(*c[k]) for k in c} for t, c in totals.items()}
+        for t, f in figures.items():
+            print(_line(f"silver CV (pipeline), phrase >= {t}", f), f"tp/fp/fn {totals[t]['all']}")
+        meta["silver_cv"] = {str(t): {k: c[k] for k in ("all", "proposed")} for t, c in totals.items()}
+        if _objective(figures[best]) >= _objective(figures[1.01]) + PHRASE_MIN_GAIN:
+            chosen = best
+        else:
+            print(f"phrases off: out of fold on silver the objective gains less than {PHRASE_MIN_GAIN}")
+            meta["best_threshold"] = best
+    phr = train(phr_exs, l2=args.l2, phrase=True)
+    return L.Model(phr.features, phr.classes, phr.weights, {L.PHRASE: chosen}, dict(phr.meta, **meta))
+
+
 UNLABELED = ("icml2019", "neurips2018", "ijcai2024", "colm2024", "colm2025")
 
 
@@ -570,6 +730,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--no-extend", action="store_true", help="train no extension model")
+    ap.add_argument("--no-phrase", action="store_true", help="train no descriptive phrase model")
     ap.add_argument("--transfer", action="store_true",
                     help="figures only: train on batches 01-60 and score batches 61-80 (other venues), and "
                          "5 folds of 01-60, with the shipped thresholds (extension at 0.8)")
@@ -597,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
         cv_gold()
         return 0
     silver = load_silver(args.silver)
-    exs, ext_exs = all_examples(silver)
+    exs, ext_exs, phr_exs = all_examples(silver)
     if args.transfer:
         first = {f"batch{i:02d}" for i in range(1, 61)}
         other = set(batch_of(args.silver).values()) - first
@@ -612,10 +773,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"silver: {len(silver)} abstracts, {len(exs)} candidates, {dict(Counter(lab for _, lab, _ in exs))}")
     print(f"extensions: {len(ext_exs)}, {dict(Counter(lab for _, lab, _ in ext_exs))}")
+    print(f"phrases: {len(phr_exs)}, {dict(Counter(lab for _, lab, _ in phr_exs))}")
     if args.choose_on == "silver-cv":
         pooled = cv_silver(silver, exs, l2=args.l2, silver=args.silver)
         _report(pooled)
-        th, log = choose_on_silver(pooled, base_counts(silver))
+        base = base_counts(silver)
+        th, log = choose_on_silver(pooled, base)
         print("\n".join(log))
         model = train(exs, l2=args.l2)
         model = L.Model(model.features, model.classes, model.weights, th, model.meta)
@@ -635,6 +798,22 @@ def main(argv: list[str] | None = None) -> int:
             if ext is not None:
                 model = _with(model, extend=ext)
                 print(f"extension threshold: {ext.thresholds[L.EXTEND]}")
+            if not args.no_phrase:
+                phr = choose_phrase(silver, phr_exs, model, args, base)
+                if phr.thresholds[L.PHRASE] <= 1.0:
+                    before = _score(model, args.dev, tmp)
+                    after = _score(_with(model, phrase=phr), args.dev, tmp)
+                    print(_line(f"dev {args.dev} without phrases", before))
+                    print(_line(f"dev {args.dev} with phrases >= {phr.thresholds[L.PHRASE]}", after))
+                    better = (after["all"]["f1"] > before["all"]["f1"] + 1e-9
+                              and after["proposed"]["f1"] > before["proposed"]["f1"] + 1e-9
+                              and _objective(after) >= _objective(before) + PHRASE_MIN_GAIN)
+                    if not better:
+                        print("phrases off: not better on the development gold (F1, proposed F1, "
+                              f"objective by {PHRASE_MIN_GAIN})")
+                        phr = _with(phr, thresholds={L.PHRASE: 1.01})
+                model = _with(model, phrase=phr)
+                print(f"phrase threshold: {phr.thresholds[L.PHRASE]}")
         L.MODEL_PATH = L.DATA / "learned_model.json"
         L.load_model.cache_clear()
     else:

@@ -41,6 +41,23 @@ The component ``paperkg_learned`` runs after ``paperkg_entities`` and
    training script ships the threshold only when it is better out of fold on the silver batches
    *and* on the development gold; otherwise the extension model is kept for measuring but off.
 
+5. **names descriptive phrases** the paper gives its contribution with no acronym and no coined
+   token ("we propose stochastic frame averaging", "a novel algorithm --- expertise trees ---",
+   "*outer momentum clipping*", "two components: dual focal loss and ..."): :func:`phrases` takes
+   every run of 1-7 content words right after a proposal or naming cue word (a few determiners and
+   novelty adjectives may come between), before ", a/an ..." in its sentence, after a list opener
+   (":", " - ", "(i)"), inside emphasis or quotes, and every run of the title's words that recurs in
+   the abstract; never across punctuation, never touching a rule span, never a generic head alone
+   ("method", "framework"), a head the guidelines never label ("metric", "problem") or a long form
+   defined right after ("X (ABC)", the abbreviations' business). Every prefix of a run is a
+   candidate (the run cannot tell a name from the verb after it), one per lower-cased surface. A
+   third model (:func:`phrase_features`: the cues and what was skipped, length, case, head noun,
+   the token after, repetition, title, gazetteer, the sentence's cue words; ``Model.phrase``)
+   classifies them; the most probable phrase of a proposed class passing ``thresholds["phrase"]``
+   is added at every occurrence (rule ``learned-phrase``, role ``proposed``), most probable first,
+   no two overlapping. The training script ships the threshold only when it is better out of
+   fold on the silver batches *and* on the development gold.
+
 Two more decisions are measured but off by default (component config): ``add_used`` adds
 untyped names as ``used`` (neutral on the development gold), and ``change_rules`` lets the model
 change the class of a name the rules typed, or drop it, when it is confident (better on the silver
@@ -79,6 +96,10 @@ RULE = "learned"
 EXTENDED_RULE = "learned-extended"
 #: The extension model's threshold key.
 EXTEND = "extend"
+#: The rule name of a descriptive phrase this component adds ("stochastic frame averaging").
+PHRASE_RULE = "learned-phrase"
+#: The phrase model's threshold key.
+PHRASE = "phrase"
 #: The classes, in the model's order; ``none`` first.
 CLASSES = ("none", "method/proposed", "method/used", "benchmark/proposed", "benchmark/used")
 #: Between title and abstract in the pipeline's joined text (:data:`extractors.pipeline.SEPARATOR`).
@@ -190,7 +211,7 @@ FIXED_FEATURES = (
     "propose_after", "we_in_sentence", "novel_before", "naming_before", "naming_after", "our_before",
     "appositive_after", "used_before", "used_after", "bench_after", "bench_before", "none_after",
     "none_before", "prep_before", "det_before", "citation_after", "no_proposal_before",
-    "in_proposal_sentence", "doc_has_proposed", "novel_after", "in_url",
+    "in_proposal_sentence", "doc_has_proposed", "novel_after", "in_url", "variant_of_proposed", "comma_before",
     *("prev_headcls=" + c for c in ("method", "benchmark", "none", "field")),
     *("next_headcls=" + c for c in ("method", "benchmark", "none", "field")),
 )
@@ -709,10 +730,12 @@ def _title_words(title: str) -> frozenset[str]:
 
 
 def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: bool = False,
-             first_proposal: int = -2) -> dict[str, float]:
+             first_proposal: int = -2, proposed_forms: frozenset[str] = frozenset()) -> dict[str, float]:
     """Hand-designed features of one candidate in the joined title + abstract ``text``.
 
     ``doc_proposed``: another candidate of the document is a name the rules call proposed;
+    ``proposed_forms``: the surfaces of the rules' proposed names (a coined token that is one of
+    them plus a suffix, "MOGFN-PC" beside "MOGFNs", is a variant of the paper's own name);
     ``first_proposal``: :func:`_first_proposal` of the text, when the caller has it (-2: compute).
 
     Names with ``=`` (``prev=``, ``next=``, ``head=``) are word-identity features; the model
@@ -852,6 +875,12 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
         f["in_proposal_sentence"] = 1.0
     if doc_proposed:
         f["doc_has_proposed"] = 1.0
+    if proposed_forms and cand.kind == "token" and "-" in cand.short:
+        stem = cand.short.split("-")[0]
+        if any(len(p) >= 3 and (p == stem or (p.endswith("s") and p[:-1] == stem)) for p in proposed_forms):
+            f["variant_of_proposed"] = 1.0
+    if re.search(r"(?:,|\s-|--|—)\s*(?:the\s+)?$", text[max(abstract_start, s - 8):s]):
+        f["comma_before"] = 1.0  # "a multi-objective version of PBT, MO-PBT", "a new primitive, the TensorDict"
     # the words right before and after
     nw = _WORD.findall(after[:40])
     if pw:
@@ -888,10 +917,13 @@ def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = Tru
     first = _first_proposal(text, abstract_start)
     if rules:
         proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
-        return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first))
-                for c in cands]
+        forms = frozenset(text[s:e] for _k, _l, v, s, e in spans[0] if v[0] == PROPOSED)
+        return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first,
+                             proposed_forms=forms)) for c in cands]
     doc_proposed = _has_proposed(spans[0], abstract_start, text)
-    return [(c, features(c, text, gaz, doc_proposed=doc_proposed, first_proposal=first)) for c in cands]
+    forms = frozenset(text[s:e] for _k, _l, v, s, e in spans[0] if v[0] == PROPOSED) if doc_proposed else frozenset()
+    return [(c, features(c, text, gaz, doc_proposed=doc_proposed, first_proposal=first, proposed_forms=forms))
+            for c in cands]
 
 
 def featurize_extensions(doc: Doc, gazetteer: Gazetteer | None = None, *,
@@ -909,6 +941,579 @@ def featurize_extensions(doc: Doc, gazetteer: Gazetteer | None = None, *,
     return [(x, extension_features(x, text, gaz, abstract_start)) for x in exts]
 
 
+# ----------------------------------------------------------------------------- descriptive phrases
+#: Cue words after which the paper's own descriptive name may follow ("we propose stochastic frame
+#: averaging", "which we call layer rewinding", "the proposed joint-rational activation", "our X").
+#: Cue words after which the paper's own descriptive name may follow, by kind: stem -> (endings, kind)
+#: ("we propose stochastic frame averaging", "which we call layer rewinding", "the proposed X", "our X",
+#: "namely X"; "our X" and "a novel X" alone were measured as cues and gave no phrase the model took,
+#: out of fold on the silver batches). Found with ``str.find`` in the lower-cased text (a regular expression of
+#: the alternatives tried at every position cost more than the rest of the component).
+_PH_CUE_STEMS: dict[str, tuple[tuple[str, ...], str]] = {
+    "propos": (("e", "es", "ed", "ing"), "propose"), "introduc": (("e", "es", "ed", "ing"), "propose"),
+    "present": (("", "s", "ed", "ing"), "propose"), "develop": (("", "s", "ed", "ing"), "propose"),
+    "devis": (("e", "es", "ed", "ing"), "propose"), "design": (("", "s", "ed", "ing"), "propose"),
+    "call": (("", "s", "ed"), "naming"), "term": (("", "s", "ed"), "naming"), "dub": (("", "s", "bed"), "naming"),
+    "name": (("", "s", "d"), "naming"), "coin": (("", "s", "ed"), "naming"), "namely": (("",), "naming"),
+    "to as": (("",), "naming"), "known as": (("",), "naming"), "denoted as": (("",), "naming"),
+}
+#: List openers: "two components: X and Y", "-- X --", "(i) X", "1) X".
+_PH_LIST_MARKS = (": ", " - ", " -- ", " --- ", " — ")
+_PH_ENUM = re.compile(r"(?:^|[\s(])(?:[1-9]|i{1,3}|iv|v)\)$")
+
+
+def _ph_cue_sites(low: str, start: int) -> list[tuple[int, str, str]]:
+    """(end of the cue, cue word, kind) of every cue of ``low`` (lower-cased text) from ``start``."""
+    out = []
+    n = len(low)
+    for stem, (endings, kind) in _PH_CUE_STEMS.items():
+        i = low.find(stem, start)
+        while i >= 0:
+            j = i + len(stem)
+            if i == 0 or not (low[i - 1].isalnum() or low[i - 1] in "-_/\\"):
+                while j < n and low[j].isalpha():
+                    j += 1
+                if low[i + len(stem):j] in endings:
+                    out.append((j, low[i:j], kind))
+            i = low.find(stem, j)
+    for mark in _PH_LIST_MARKS:
+        i = low.find(mark, start)
+        while i >= 0:
+            out.append((i + len(mark), mark.strip(), "list"))
+            i = low.find(mark, i + len(mark))
+    i = low.find(")", start)
+    while i >= 0:
+        if _PH_ENUM.search(low, max(start, i - 4), i + 1):
+            out.append((i + 1, low[max(start, i - 3):i + 1].strip(" ("), "list"))
+        i = low.find(")", i + 1)
+    out.sort()
+    return out
+
+
+#: Emphasised or quoted text (``*X*``, ``\\textit{X}``, ```X''``, ``"X"``), each with a character that
+#: must occur in a text for its expression to be tried.
+_PH_EMPH = (("*", re.compile(r"\*{1,2}([^*\n]{3,80}?)\*{1,2}")),
+            ("\\", re.compile(r"\\(?:textit|emph|textbf|texttt|textsc|underline)\{([^{}]{3,80})\}")),
+            ("``", re.compile(r"``([^`'\n]{3,80})''")),
+            ('"', re.compile(r'"([^"\n]{3,80})"')),
+            ("“", re.compile(r"“([^“”\n]{3,80})”")))
+#: ", a novel ...": the phrase before the comma is described by what follows.
+_PH_APPOS = re.compile(r",\s+(?:a|an)\s+")
+#: One token of a phrase window: a word (hyphenated parts, inner apostrophes), a quote or emphasis
+#: mark (``\\textit{``, ``*``, quotes, ``$``), or any other character (punctuation).
+_PH_TOKEN = re.compile(r"(?P<w>[A-Za-z](?:[A-Za-z'’]*[A-Za-z])?(?:-[A-Za-z0-9](?:[A-Za-z0-9'’]*[A-Za-z0-9])?)*)"
+                       r"|(?P<q>\\[A-Za-z]+\s*\{|\$|\*+|``|''|[\"“”‘’`{}])|(?P<p>\S)")
+#: Words skipped between a cue and the phrase ("we propose a simple yet effective X").
+_PH_SKIP = frozenset((
+    "a", "an", "the", "our", "this", "these", "two", "three", "novel", "new", "simple", "effective", "efficient",
+    "general", "generic", "unified", "principled", "flexible", "lightweight", "first", "so-called", "yet",
+    "and", "highly", "very", "called", "named", "termed", "dubbed", "it", "them", "this", "to", "as", "we",
+    "here", "then", "also", "further", "furthermore", "proposed", "surprisingly", "remarkably", "thus", "hence"))
+#: Words inside a name only between other words ("monotonic groves of neural additive models",
+#: "noise to noise mapping", "masked knowledge distillation with bootstrapped teachers").
+_PH_CONNECT = frozenset(("of", "with", "to", "for", "as", "via", "in", "on", "from", "by", "and"))
+#: Words a phrase never holds: function words, pronouns, auxiliaries, the cue words, common verbs.
+_PH_STOP = frozenset((
+    "a", "an", "the", "but", "nor", "or", "at", "into", "onto", "over", "under", "is", "are", "was", "were", "be",
+    "been", "being", "has", "have", "had", "do", "does", "did", "can", "could", "may", "might", "will", "would",
+    "shall", "should", "must", "that", "this", "these", "those", "which", "who", "whom", "whose", "what", "when",
+    "where", "while", "than", "then", "thus", "hence", "also", "both", "each", "every", "all", "any", "some",
+    "such", "other", "its", "their", "his", "her", "it", "they", "them", "we", "our", "us", "you", "your", "not",
+    "no", "only", "more", "most", "less", "very", "much", "many", "few", "several", "between", "among",
+    "through", "across", "about", "after", "before", "during", "since", "until", "if", "so", "yet", "i", "e",
+    "g", "ie", "eg", "etc", "vs", "per", "up", "there", "here", "how", "why", "like", "unlike", "based",
+    "using", "used", "use", "uses", "whether", "either", "same", "different", "however", "moreover", "novel",
+    "new", "show", "shows", "showed", "shown", "demonstrate", "demonstrates", "achieve", "achieves", "enables",
+    "allows", "leads", "provides", "provide", "yields", "improves", "outperforms", "significantly",
+    "substantially", "further", "namely", "respectively", "specifically", "particular", "existing", "prior",
+    "previous", "recent", "standard", "well", "able", "instead", "without", "within", "toward", "towards",
+    "upon", "against", "along", "around", "because", "although", "though", "via", *_CUE_WORDS))
+#: Heads that alone name nothing ("a new method", "our framework").
+_PH_GENERIC = frozenset((
+    "method", "approach", "framework", "algorithm", "model", "technique", "strategy", "scheme", "procedure",
+    "system", "architecture", "module", "mechanism", "network", "solution", "pipeline", "paradigm", "tool",
+    "objective", "loss", "family", "class", "variant", "set", "way", "idea", "notion", "formulation",
+    "methodology", "recipe", "benchmark", "dataset", "task", "problem", "analysis", "study", "work", "paper",
+    "version", "extension", "alternative", "estimator", "learner", "policy", "agent", "layer", "function",
+    "perspective", "view", "setting", "measure", "metric", "term", "notion", "concept", "principle", "form",
+    "kind", "type", "number", "series", "suite", "collection", "library", "toolkit", "package", "data",
+    "training", "learning", "regularization", "regularizer", "attention", "optimization", "inference"))
+#: "a X of Y": Y is the phrase ("a notion of universal graph canonization").
+_PH_OF_HEADS = frozenset(("notion", "family", "class", "kind", "type", "form", "variant", "set", "suite", "series",
+                          "version", "generalization", "extension", "combination", "framework", "method"))
+#: A hyphenated modifier: "training-free", "gradient-guided", "phase-level", "model-agnostic".
+_PH_MODIFIER = re.compile(r"-(?:[a-z]+ed|[a-z]*(?:like|based|wise|free|aware|specific|level|style|scale|type|only|"
+                          r"driven|guided|inspired|friendly|agnostic|dependent|independent|invariant|efficient))$")
+_PH_NEXT_WORD = re.compile(r"[\"'”’`*}$]*\s+([A-Za-z]+)")
+#: Heads of what the annotation guidelines never label (metrics, phenomena, problems, settings).
+_PH_NEVER_HEADS = frozenset((
+    "metric", "measure", "score", "index", "bias", "effect", "phenomenon", "problem", "task", "setting",
+    "hypothesis", "property", "assumption", "condition", "theorem", "bound", "rate", "error", "gap", "risk",
+    "law", "regime", "criterion", "accuracy", "complexity", "question", "paradigm", "collapse", "phase",
+    "issue", "trade-off", "tradeoff", "challenge", "consistency"))
+#: "X (ABC)": an acronym defined right after; the definition's long form is the abbreviations' and
+#: the untyped definitions' (:func:`candidates`), not a phrase of its own.
+_DEFINED_AFTER = re.compile(r"\s*\(\s*(?:[A-Z$\\]|[a-z]+[A-Z])")
+#: Most words in a phrase (connectors included) and phrase candidates per document.
+_PH_MAX_WORDS = 7
+_PH_MAX = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A descriptive phrase in reach of a proposal cue that no rule typed ("stochastic frame
+    averaging", "expertise trees", "dual focal loss").
+
+    ``surface`` is the text at ``anchor`` (its first cue site, or its first abstract occurrence for
+    a title phrase), ``words`` its words in lower case, ``cues`` the kinds of cue that reached it
+    (``propose``, ``naming``, ``our``, ``appos``, ``title``), ``skipped`` the words between the cue
+    word and the phrase at the anchor ("a", "novel"), ``cue_word`` the cue word there, ``after``
+    the token after the anchor (a word in lower case, or a punctuation character; ``""`` at the
+    end), ``longer`` whether the phrase could have gone on (a longer candidate of the same run
+    exists), ``count`` how often its lower-cased text occurs in the abstract (as a substring: the
+    whole-word occurrences, :func:`phrase_occurrences`, are found only for the phrases chosen) and
+    ``in_title`` whether it occurs in the title.
+    """
+
+    surface: str
+    words: tuple[str, ...]
+    cues: tuple[str, ...]
+    anchor: tuple[int, int]
+    count: int
+    in_title: bool
+    skipped: tuple[str, ...] = ()
+    cue_word: str = ""
+    after: str = ""
+    longer: bool = False
+
+
+def _ph_tokens(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """(kind ``w``/``q``/``p``, start, end) of the tokens of ``text[start:end]``."""
+    return [(m.lastgroup or "p", m.start(), m.end()) for m in _PH_TOKEN.finditer(text, start, end)]
+
+
+def _ph_word_ok(w: str) -> bool:
+    return w not in _PH_STOP and len(w) <= 30 and not _PH_MODIFIER.search(w)
+
+
+def _ph_forward(text: str, toks: list[tuple[str, int, int]], i: int, occupied: bytearray
+                ) -> tuple[list[tuple[int, int]], list[str], int]:
+    """The run of phrase words starting at token ``i`` (after the skipped words): the
+    ``(start, end)`` of each word, the words in lower case, and the index of the token after."""
+    spans: list[tuple[int, int]] = []
+    words: list[str] = []
+    k = i
+    while k < len(toks) and len(words) < _PH_MAX_WORDS:
+        kind, s, e = toks[k]
+        if kind != "w" or any(occupied[s:e]):
+            break
+        w = text[s:e].lower()
+        if w in _PH_CONNECT:
+            if not words or words[-1] in _PH_CONNECT:
+                break
+        elif w in _PH_STOP or len(w) > 30:
+            break
+        spans.append((s, e))
+        words.append(w)
+        k += 1
+    while words and (words[-1] in _PH_CONNECT or _PH_MODIFIER.search(words[-1])):
+        spans.pop()
+        words.pop()
+        k -= 1
+    return spans, words, k
+
+
+def _ph_variants(spans: list[tuple[int, int]], words: list[str], *, backward: bool = False
+                 ) -> list[tuple[int, int, bool]]:
+    """The candidate phrases of one run: ``(first word, last word + 1, longer)``; every prefix (a
+    suffix for a run read backward from ", a ...") that ends (starts) in a content word and is not
+    made of generic heads and connectors alone."""
+    n = len(words)
+    out = []
+    lead = 1 if n > 1 and _PH_MODIFIER.search(words[0]) else 0  # "training-free X": X too
+    starts = {0, lead} | {i + 1 for i, w in enumerate(words) if w == "and"}  # "X and Y": Y too
+    for a in range(n):
+        for b in range(a + 1, n + 1):
+            if backward and b != n or not backward and a not in starts:
+                continue
+            ws = words[a:b]
+            if ws[0] in _PH_CONNECT or ws[-1] in _PH_CONNECT or _PH_MODIFIER.search(ws[-1]):
+                continue
+            if all(w in _PH_GENERIC or w in _PH_CONNECT for w in ws):
+                continue
+            out.append((a, b, (b < n) if not backward else (a > 0)))
+    return out
+
+
+def phrases(text: str, abstract_start: int, occupied: bytearray, gazetteer: Gazetteer | None = None
+            ) -> list[Phrase]:
+    """The descriptive phrase candidates of ``text`` (title, separator, abstract) that no rule span
+    (``occupied``) touches: every phrase of 1-7 words (:func:`_ph_forward`, :func:`_ph_variants`)
+    right after a proposal or naming cue word or "our" (a few determiners and novelty adjectives
+    may come between, :data:`_PH_SKIP`), before ", a/an ..." in the same sentence, or a run of
+    the title's words that recurs in the abstract; one per lower-cased surface (its cues merged),
+    at most :data:`_PH_MAX`; none that is a stop name of ``gazetteer`` (metrics, generic names)."""
+    found: dict[str, dict[str, Any]] = {}
+    n = len(text)
+    low = text.lower()
+    if len(low) != n:
+        low = text  # a character whose lower case is longer: offsets would move
+
+    def add(s: int, e: int, cue: str, skipped: tuple[str, ...], cue_word: str, after: str, longer: bool) -> None:
+        surface = text[s:e]
+        key = surface.lower()
+        c = found.get(key)
+        if c is None:
+            head = key.rsplit(" ", 1)[-1].rsplit("-", 1)[-1]
+            if len(found) >= _PH_MAX or (gazetteer is not None and gazetteer.is_stop(key)) or head in _PH_NEVER_HEADS \
+                    or _plural_fold(head) in _PH_NEVER_HEADS or _DEFINED_AFTER.match(text, e) \
+                    or _CAMEL.search(surface) or after in _PH_NEVER_HEADS:
+                return  # "Graph cOmplementAry Learning": an acronym spelled out, defined elsewhere
+            found[key] = {"s": s, "e": e, "cues": {cue}, "skipped": skipped, "cue_word": cue_word,
+                          "after": after, "longer": longer}
+        else:
+            c["cues"].add(cue)
+
+    def after_of(toks: list[tuple[str, int, int]], k: int) -> str:
+        while k < len(toks) - 1 and toks[k][0] == "q":
+            k += 1  # '"X" issue': the word after the closing quote
+        if k >= len(toks):
+            return ""
+        kind, s, e = toks[k]
+        return text[s:e].lower() if kind == "w" else text[s:s + 1]
+
+    for end, cue_word, cue in _ph_cue_sites(low, abstract_start):
+        toks = _ph_tokens(text, end, min(n, end + 110))
+        i = 0
+        skipped: list[str] = []
+        while i < len(toks) and len(skipped) < 5:
+            kind, s, e = toks[i]
+            if kind == "q":
+                i += 1
+                continue
+            w = text[s:e].lower() if kind == "w" else ""
+            if w in _PH_SKIP:
+                skipped.append(w)
+                i += 1
+                continue
+            if w in _PH_OF_HEADS and i + 1 < len(toks) and text[toks[i + 1][1]:toks[i + 1][2]] == "of":
+                skipped += [w, "of"]  # "a notion of X", "a new family of X"
+                i += 2
+                continue
+            break
+        spans, words, k = _ph_forward(text, toks, i, occupied)
+        if not words:
+            continue
+        # "a novel algorithm --- X ---", "a new method, X, ...": the name after a lone generic head
+        if len(words) == 1 and words[0] in _PH_GENERIC and k < len(toks) and toks[k][0] == "p" \
+                and text[toks[k][1]] in ",:-—(":
+            j = k
+            while j < len(toks) and toks[j][0] != "w":
+                j += 1
+            spans2, words2, k2 = _ph_forward(text, toks, j, occupied)
+            if words2 and j - k <= 3:
+                for a, b, longer in _ph_variants(spans2, words2):
+                    add(spans2[a][0], spans2[b - 1][1], "naming", tuple(skipped) + (words[0],), cue_word,
+                        after_of(toks, k2) if not longer else words2[b], longer)
+            continue
+        for a, b, longer in _ph_variants(spans, words):
+            add(spans[a][0], spans[b - 1][1], cue, tuple(skipped), cue_word,
+                words[b] if longer else after_of(toks, k), longer)
+    for m in _PH_APPOS.finditer(text, abstract_start):
+        lo = max(abstract_start, m.start() - 120)
+        toks = _ph_tokens(text, lo, m.start())
+        k = len(toks)
+        while k > 0 and toks[k - 1][0] == "q":
+            k -= 1
+        j = k
+        while j > 0 and toks[j - 1][0] == "w" and (k - j) < _PH_MAX_WORDS:
+            w = text[toks[j - 1][1]:toks[j - 1][2]].lower()
+            if any(occupied[toks[j - 1][1]:toks[j - 1][2]]) or (w not in _PH_CONNECT and not _ph_word_ok(w)):
+                break
+            j -= 1
+        while j < k and text[toks[j][1]:toks[j][2]].lower() in _PH_CONNECT:
+            j += 1
+        if j >= k:
+            continue
+        spans = [(s, e) for _kind, s, e in toks[j:k]]
+        words = [text[s:e].lower() for s, e in spans]
+        prev = text[toks[j - 1][1]:toks[j - 1][2]].lower() if j > 0 else ""
+        for a, b, longer in _ph_variants(spans, words, backward=True):
+            add(spans[a][0], spans[b - 1][1], "appos", (words[a - 1],) if longer else (prev,), "", ",", longer)
+    for marker, emph in _PH_EMPH:
+        if marker not in text:
+            continue
+        for m in emph.finditer(text, abstract_start):
+            g = m.lastindex or 1
+            toks = _ph_tokens(text, m.start(g), m.end(g))
+            if not toks or any(kind != "w" for kind, _s, _e in toks):
+                continue
+            spans, words, k = _ph_forward(text, toks, 0, occupied)
+            if words and k == len(toks) and not all(w in _PH_GENERIC for w in words):
+                nxt = _PH_NEXT_WORD.match(text, m.end())
+                add(spans[0][0], spans[-1][1], "emph", (), "", nxt.group(1).lower() if nxt else text[m.end():m.end() + 1],
+                    False)  # '"X" issue': the word after the closing mark
+                if len(words) > 1 and words[-1] in _PH_GENERIC or words[-1] in ("operation", "operator", "unit"):
+                    add(spans[0][0], spans[-2][1], "emph", (), "", words[-1], True)  # "*X mechanism*"
+    sep = abstract_start - len(_SEPARATOR)
+    if sep > 0:
+        title_toks = _ph_tokens(text, 0, sep)
+        runs: list[list[tuple[int, int]]] = [[]]
+        for kind, s, e in title_toks:
+            w = text[s:e].lower()
+            if kind == "w" and _ph_word_ok(w) and w not in _PH_CONNECT:
+                runs[-1].append((s, e))
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            for a in range(len(run)):
+                for b in range(a + 2, min(len(run), a + 5) + 1):
+                    words = [text[s:e].lower() for s, e in run[a:b]]
+                    if all(w in _PH_GENERIC for w in words):
+                        continue
+                    phrase = " ".join(words)
+                    if low.find(phrase, abstract_start) < 0:
+                        continue
+                    occ = [o for o in _occurrences(low, phrase, abstract_start) if not any(occupied[o[0]:o[1]])]
+                    if occ:
+                        s, e = occ[0]
+                        add(s, e, "title", (), "", text[e:e + 1], False)
+    out = []
+    title = low[:max(0, abstract_start - len(_SEPARATOR))]
+    for key, c in found.items():
+        out.append(Phrase(text[c["s"]:c["e"]], tuple(_PH_TOKEN_WORDS.findall(key)), tuple(sorted(c["cues"])),
+                          (c["s"], c["e"]), low.count(key, abstract_start), key in title, c["skipped"],
+                          c["cue_word"], c["after"], c["longer"]))
+    return out
+
+
+def phrase_occurrences(ph: Phrase, text: str, occupied: bytearray) -> list[tuple[int, int]]:
+    """Every whole-word occurrence of ``ph`` in ``text`` (either case, a plural ``s`` absorbed)
+    that no rule span (``occupied``) touches, its anchor included, in text order."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = text
+    occ = [o for o in _occurrences(low, ph.surface.lower()) if not any(occupied[o[0]:o[1]])]
+    if ph.anchor not in occ:
+        occ = sorted({*occ, ph.anchor})
+    return occ
+
+
+_PH_TOKEN_WORDS = re.compile(r"[a-z][a-z'’]*(?:-[a-z0-9][a-z0-9'’]*)*")
+
+
+#: The features of a phrase (:func:`phrase_features`), in the phrase model's order.
+PHRASE_CUES = ("propose", "naming", "appos", "title", "emph", "list")
+PHRASE_FIXED_FEATURES = (
+    "bias", *("cue=" + c for c in PHRASE_CUES), "cues>=2", "gap0", "skip_a", "skip_the", "skip_novel", "skip_our",
+    "skip_of", "skip_generic", "nw=1", "nw=2", "nw=3", "nw>=4", "connector", "longer", "after_punct",
+    "after_comma", "after_period", "after_paren", "after_word", "after_generic", "after_connector", "after_clause",
+    "after_is", "all_lower", "title_case", "mixed_case", "hyphen", "head_generic", "head_plural", "head_ing",
+    "head_tion", "first_adj", "first_modifier", *("headcls=" + c for c in ("method", "benchmark", "none", "field")),
+    "gaz_phrase", "gaz_head", "gaz_word", "log_count", "count>=2", "count>=3", "in_title", "title_overlap",
+    "position", "first_sentence", "pos_late", "we_in_sentence", "propose_in_sentence", "used_in_sentence",
+    "none_near", "bench_near", "doc_has_proposed", "sentence_start",
+)
+PHRASE_WORD_PREFIXES = ("head=", "first=", "cw=", "after=", "prev=")
+_CLAUSE = frozenset(("that", "which", "where", "who", "whose", "to", "for", "by", "using", "via", "with"))
+_IS = frozenset(("is", "are", "was", "were", "can", "has", "have", "achieves", "outperforms", "improves"))
+
+
+def phrase_features(ph: Phrase, text: str, gazetteer: Gazetteer, abstract_start: int, *,
+                    doc_proposed: bool = False) -> dict[str, float]:
+    """Features of one descriptive phrase: the cues that reached it and what came between, its
+    length, case and head noun, where it stops (punctuation, a clause, a generic head "X
+    method"), how often and where it recurs, title overlap, gazetteer membership and the cue
+    words of its sentence."""
+    f: dict[str, float] = {"bias": 1.0}
+    for c in ph.cues:
+        f["cue=" + c] = 1.0
+    if len(ph.cues) >= 2:
+        f["cues>=2"] = 1.0
+    if ph.cue_word:
+        f["cw=" + ph.cue_word.split()[0]] = 1.0
+    sk = ph.skipped
+    if not sk:
+        f["gap0"] = 1.0
+    for w in sk:
+        if w in ("a", "an"):
+            f["skip_a"] = 1.0
+        elif w == "the":
+            f["skip_the"] = 1.0
+        elif w == "our":
+            f["skip_our"] = 1.0
+        elif w == "of":
+            f["skip_of"] = 1.0
+        elif w in _PH_GENERIC:
+            f["skip_generic"] = 1.0
+        elif _CUE_WORDS.get(w) == "novel":
+            f["skip_novel"] = 1.0
+    words = ph.words
+    n = len([w for w in words if w not in _PH_CONNECT])
+    f["nw=1" if n == 1 else "nw=2" if n == 2 else "nw=3" if n == 3 else "nw>=4"] = 1.0
+    if any(w in _PH_CONNECT for w in words):
+        f["connector"] = 1.0
+    if ph.longer:
+        f["longer"] = 1.0
+    a = ph.after
+    if not a or not a[0].isalpha():
+        f["after_punct"] = 1.0
+        if a == ",":
+            f["after_comma"] = 1.0
+        elif a in (".", ";", ""):
+            f["after_period"] = 1.0
+        elif a in "([":
+            f["after_paren"] = 1.0
+    else:
+        f["after_word"] = 1.0
+        f["after=" + a] = 1.0
+        if _plural_fold(a) in _PH_GENERIC:
+            f["after_generic"] = 1.0
+        if a in _PH_CONNECT:
+            f["after_connector"] = 1.0
+        if a in _CLAUSE:
+            f["after_clause"] = 1.0
+        if a in _IS:
+            f["after_is"] = 1.0
+    surface = ph.surface
+    parts = surface.replace("-", " ").split()
+    content = [w for w in parts if w.lower() not in _PH_CONNECT]
+    if not _HAS_UPPER.search(surface):
+        f["all_lower"] = 1.0
+    elif content and all(w[:1].isupper() for w in content):
+        f["title_case"] = 1.0
+    else:
+        f["mixed_case"] = 1.0
+    if "-" in surface:
+        f["hyphen"] = 1.0
+    head = words[-1].split("-")[-1] if words else ""
+    hf = _plural_fold(head)
+    f["head=" + hf] = 1.0
+    if hf in _PH_GENERIC:
+        f["head_generic"] = 1.0
+    if head != hf:
+        f["head_plural"] = 1.0
+    if head.endswith("ing"):
+        f["head_ing"] = 1.0
+    elif head.endswith(("tion", "sion", "ment")):
+        f["head_tion"] = 1.0
+    for cls, heads in _HEADS.items():
+        if hf in heads:
+            f["headcls=" + cls] = 1.0
+    first = words[0] if words else ""
+    if n > 1:
+        f["first=" + first] = 1.0
+        if first.endswith(_ADJ_SUFFIX):
+            f["first_adj"] = 1.0
+        if _PH_MODIFIER.search(first):
+            f["first_modifier"] = 1.0
+    if gazetteer.lookup(surface) is not None:
+        f["gaz_phrase"] = 1.0
+    if n > 1:
+        if gazetteer.lookup(head) is not None:
+            f["gaz_head"] = 1.0
+        if any(gazetteer.lookup(w) is not None for w in words[:-1] if w not in _PH_CONNECT):
+            f["gaz_word"] = 1.0
+    f["log_count"] = math.log1p(ph.count)
+    if ph.count >= 2:
+        f["count>=2"] = 1.0
+        if ph.count >= 3:
+            f["count>=3"] = 1.0
+    sep = abstract_start - len(_SEPARATOR)
+    if ph.in_title:
+        f["in_title"] = 1.0
+    elif sep > 0:
+        tw = _title_words(text[:sep])
+        lw = [w for w in words if len(w) > 3]
+        if lw and sum(w in tw for w in lw) / len(lw) >= 0.5:
+            f["title_overlap"] = 1.0
+    s, e = ph.anchor
+    rel = (s - abstract_start) / max(1, len(text) - abstract_start)
+    f["position"] = rel
+    if rel > 0.7:
+        f["pos_late"] = 1.0
+    ss, se = _sentence(text, s, e, abstract_start)
+    if ss == abstract_start:
+        f["first_sentence"] = 1.0
+    before = text[ss:s].lower()
+    if not before.strip(" *`'\"{}$\\") or before.rstrip().endswith((":", "(")):
+        f["sentence_start"] = 1.0
+    bw = _CUE_TOKEN.findall(before)
+    aw = _CUE_TOKEN.findall(text[e:se].lower())
+    if bw:
+        f["prev=" + bw[-1]] = 1.0
+    for k, g in _cues(bw):
+        if g == "we":
+            f["we_in_sentence"] = 1.0
+        elif g == "propose":
+            f["propose_in_sentence"] = 1.0
+        elif g == "used":
+            f["used_in_sentence"] = 1.0
+        elif g == "none" and k >= len(bw) - 4:
+            f["none_near"] = 1.0
+        elif g == "bench" and k >= len(bw) - 4:
+            f["bench_near"] = 1.0
+    for k, g in _cues(aw[:4]):
+        if g == "none":
+            f["none_near"] = 1.0
+        elif g == "bench":
+            f["bench_near"] = 1.0
+        elif g == "we":
+            f["we_in_sentence"] = 1.0
+    if doc_proposed:
+        f["doc_has_proposed"] = 1.0
+    return f
+
+
+def featurize_phrases(doc: Doc, gazetteer: Gazetteer | None = None, *,
+                      rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
+                      ) -> list[tuple[Phrase, dict[str, float]]]:
+    """Every :func:`phrases` candidate of ``doc`` with its :func:`phrase_features`."""
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    phs = phrases(text, abstract_start, occupied, gaz)
+    if not phs:
+        return []
+    proposed = _has_proposed(spans, abstract_start, text)
+    return [(p, phrase_features(p, text, gaz, abstract_start, doc_proposed=proposed)) for p in phs]
+
+
+def _choose_phrases(model: Model, predicted: list[tuple[Phrase, list[float]]], text: str, occupied: bytearray
+                    ) -> list[tuple[int, int, str, str, str]]:
+    """``(start, end, label, role, canonical)`` of every occurrence of the phrases whose most likely
+    class other than ``none`` is a proposed one and passes ``thresholds["phrase"]``, most
+    probable first; a phrase overlapping one already chosen is left out."""
+    th = model.thresholds.get(PHRASE, 1.01)
+    chosen = []
+    for ph, probs in predicted:
+        best = max(range(1, len(probs)), key=lambda i: probs[i])
+        cls = model.classes[best]
+        if cls.endswith(PROPOSED) and probs[best] >= th:
+            chosen.append((probs[best], ph, cls))
+    if not chosen:
+        return []
+    chosen.sort(key=lambda t: -t[0])
+    taken: list[tuple[int, int]] = []
+    out = []
+    for _p, ph, cls in chosen:
+        occ = [(a, b) for a, b in phrase_occurrences(ph, text, occupied)
+               if not any(a < y and x < b for x, y in taken)]
+        if ph.anchor not in occ:
+            continue
+        canonical = ph.surface
+        rest = canonical.split()[1:]
+        if rest and canonical[:1].isupper() and canonical[1:2].islower() and not any(w[:1].isupper() for w in rest):
+            canonical = canonical[:1].lower() + canonical[1:]  # "Shuffle coding" at a sentence start
+        label = BENCHMARK if cls.startswith("benchmark") else METHOD
+        for a, b in occ:
+            taken.append((a, b))
+            out.append((a, b, label, PROPOSED, canonical))
+    return out
+
+
 @dataclass(frozen=True)
 class Model:
     """A multinomial logistic regression: ``weights[class][feature]`` and per-class thresholds."""
@@ -920,6 +1525,8 @@ class Model:
     meta: dict[str, Any]
     #: the model of the extension decisions (:func:`extension_features`, threshold ``extend``), if trained
     extend: "Model | None" = None
+    #: the model of the descriptive phrases (:func:`phrase_features`, threshold ``phrase``), if trained
+    phrase: "Model | None" = None
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -956,6 +1563,8 @@ class Model:
                 "thresholds": self.thresholds, "meta": self.meta}
         if self.extend is not None:
             data["extend"] = self.extend.to_data()
+        if self.phrase is not None:
+            data["phrase"] = self.phrase.to_data()
         return data
 
     @classmethod
@@ -966,8 +1575,9 @@ class Model:
         if classes != CLASSES or len(weights) != len(classes) or any(len(r) != len(feats) for r in weights):
             raise ValueError(f"learned model: classes {classes} or weight shape do not match {CLASSES}")
         extend = cls.from_data(data["extend"]) if data.get("extend") else None
+        phrase = cls.from_data(data["phrase"]) if data.get("phrase") else None
         return cls(feats, classes, weights, {k: float(v) for k, v in data.get("thresholds", {}).items()},
-                   dict(data.get("meta") or {}), extend)
+                   dict(data.get("meta") or {}), extend, phrase)
 
 
 @lru_cache(maxsize=4)
@@ -1023,11 +1633,17 @@ class LearnedNames:
         Grow the rules' names where the extension model is confident (item 4 of the module
         docstring). Takes effect only when the model's extension threshold is at most 1; the
         shipped model's is 1.01 (off: not better on the development gold).
+    phrases
+        Add the descriptive phrases the phrase model is confident of (item 5 of the module
+        docstring). Takes effect only when the model's phrase threshold is at most 1 (see
+        ``bench/train_learned.py``: the eighth session's model ships off, its gain out of fold on
+        the silver batches and on the development gold below ``PHRASE_MIN_GAIN``). With it off no
+        phrase candidate is generated, so it costs nothing.
     """
 
     def __init__(self, nlp: Language, name: str = "paperkg_learned", *, model: str | None = None,
                  gazetteer: str | None = None, add_used: bool = False, change_rules: bool = False,
-                 extend: bool = True) -> None:
+                 extend: bool = True, phrases: bool = True) -> None:
         self.name = name
         self.add_used = add_used
         self.change_rules = change_rules
@@ -1035,9 +1651,11 @@ class LearnedNames:
         self.gazetteer = load_gazetteer(gazetteer)
         self.extend = extend and self.model.extend is not None \
             and self.model.extend.thresholds.get(EXTEND, 1.01) <= 1.0
+        self.phrases = phrases and self.model.phrase is not None \
+            and self.model.phrase.thresholds.get(PHRASE, 1.01) <= 1.0
 
     def __call__(self, doc: Doc) -> Doc:
-        if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY)
+        if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.phrases
                 or ((self.change_rules or self.extend) and doc.user_data.get(INFO_KEY))):
             return doc  # nothing untyped (and the rules' names are not asked about)
         try:
@@ -1062,11 +1680,20 @@ class LearnedNames:
         return [(x, model.probabilities(f))
                 for x, f in featurize_extensions(doc, self.gazetteer, rule_spans=rule_spans)]
 
+    def predict_phrases(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray]
+                        | None = None) -> list[tuple[Phrase, list[float]]]:
+        """Every descriptive phrase candidate of ``doc`` with its class probabilities (the phrase model)."""
+        model = self.model.phrase
+        if model is None:
+            return []
+        return [(p, model.probabilities(f)) for p, f in featurize_phrases(doc, self.gazetteer, rule_spans=rule_spans)]
+
     def _add(self, doc: Doc) -> None:
         added: list[tuple[int, int, str, str, str, str]] = []
         changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
         text = doc_text(doc)
-        if not (self.extend or self.change_rules or _may_have_candidates(doc, text, self.gazetteer)):
+        if not (self.extend or self.change_rules or self.phrases
+                or _may_have_candidates(doc, text, self.gazetteer)):
             return  # every definition and token fails a test :func:`candidates` applies anyway
         spans = _rule_spans(doc, text)
         renames: dict[str, str] = {}
@@ -1091,6 +1718,10 @@ class LearnedNames:
                 etype, role = cls.split("/")
                 for s, e in cand.occurrences:
                     added.append((s, e, METHOD if etype == "method" else BENCHMARK, role, cand.name, RULE))
+        if self.phrases:
+            for s, e, label, role, canonical in _choose_phrases(self.model.phrase,  # type: ignore[arg-type]
+                                                                self.predict_phrases(doc, spans), text, spans[1]):
+                added.append((s, e, label, role, canonical, PHRASE_RULE))
         if not added and not changed:
             return
         info = doc.user_data.setdefault(INFO_KEY, {})
@@ -1116,7 +1747,8 @@ class LearnedNames:
             spans.append(new)
         taken = bytearray(len(doc_text(doc)) + 1) if added else bytearray()
         # extensions first (they replace rule spans), then the untyped names, in text order
-        for s, e, label, role, canonical, rule in sorted(added, key=lambda a: (a[5] != EXTENDED_RULE, a[0], a[1])):
+        order = {EXTENDED_RULE: 0, RULE: 1, PHRASE_RULE: 2}
+        for s, e, label, role, canonical, rule in sorted(added, key=lambda a: (order[a[5]], a[0], a[1])):
             if any(taken[s:e]):
                 continue
             span = doc.char_span(s, e, label=label, alignment_mode="expand")
@@ -1135,12 +1767,12 @@ class LearnedNames:
 
 
 @Language.factory("paperkg_learned", default_config={"model": None, "gazetteer": None, "add_used": False,
-                                                    "change_rules": False, "extend": True},
+                                                    "change_rules": False, "extend": True, "phrases": True},
                   assigns=["doc.spans"])
 def make_learned(nlp: Language, name: str, model: str | None, gazetteer: str | None, add_used: bool,
-                 change_rules: bool, extend: bool) -> LearnedNames:
+                 change_rules: bool, extend: bool, phrases: bool) -> LearnedNames:
     return LearnedNames(nlp, name, model=model, gazetteer=gazetteer, add_used=add_used, change_rules=change_rules,
-                        extend=extend)
+                        extend=extend, phrases=phrases)
 
 
 def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float]]],
@@ -1233,5 +1865,23 @@ def _not_own(text: str, cand: Candidate) -> bool:
         return True
     sep = text.find(_SEPARATOR)
     abstract = text[sep + len(_SEPARATOR):] if sep >= 0 else text
-    return any(_described_as_known(abstract, form) for form in (cand.short, cand.long) if form)
+    return any(_described_as_known(abstract, form) and not _described_as_new(abstract, form)
+               for form in (cand.short, cand.long) if form)
+
+
+def _described_as_new(abstract: str, name: str) -> bool:
+    """Does an apposition right after ``name`` call it new ("RHIP, a new generalization of classic
+    IRL algorithms")? Then an existing-work word further on ("classic") describes what it builds
+    on, not the name (the rules' :func:`extractors.entities._described_as_known` reads the whole
+    apposition)."""
+    from extractors.entities import _APPOS_AFTER
+
+    for s, e in _occurrences(abstract, name):
+        m = _APPOS_AFTER.match(abstract, e, min(len(abstract), e + 80))
+        if m is not None and _NEW_APPOS.match(m.group(1)):
+            return True
+    return False
+
+
+_NEW_APPOS = re.compile(r"(?i)(?:novel|new|first)\b")
 
