@@ -432,6 +432,13 @@ def batch_of(silver: Path = SILVER) -> dict[str, str]:
     return out
 
 
+def batch_folds(silver: Path, folds: int) -> tuple[dict[str, str], dict[str, int]]:
+    """Abstract id -> batch (:func:`batch_of`), and batch -> fold: the batches in name order, dealt
+    round-robin to ``folds`` folds."""
+    b_of = batch_of(silver)
+    return b_of, {b: i % folds for i, b in enumerate(sorted(set(b_of.values())))}
+
+
 def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int]]:
     """tp/fp/fn (``all``: type level; ``proposed``) of the pipeline ``nlp`` on ``golds``, scored
     as ``bench/eval_extraction.py`` scores (consolidation over the given abstracts included)."""
@@ -476,9 +483,7 @@ def cv_extension(golds: list[dict[str, Any]], ext_exs: list[tuple[dict[str, floa
     other folds and the fold's abstracts are extracted with it at each threshold of ``grid``
     (1.01: off); ``main`` (the untyped names' model) is the same in every run, so the differences
     are the extension's. Returns threshold -> summed counts."""
-    b_of = batch_of(silver)
-    batches = sorted(set(b_of.values()))
-    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    b_of, fold_of = batch_folds(silver, folds)
     nlp = make_nlp()
     totals: dict[float, dict[str, list[int]]] = {}
     for k in range(folds):
@@ -567,9 +572,7 @@ PHRASE_GRID = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 def cv_phrase_probabilities(phr_exs: Examples, *, silver: Path = SILVER, folds: int = 5, l2: float = 1.0
                             ) -> list[tuple[str, list[float], str]]:
     """Out-of-fold probabilities of the phrase candidates (folds by batch, as :func:`cv_silver`)."""
-    b_of = batch_of(silver)
-    batches = sorted(set(b_of.values()))
-    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    b_of, fold_of = batch_folds(silver, folds)
     pooled = []
     for k in range(folds):
         model = train([x for x in phr_exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2, phrase=True)
@@ -626,9 +629,7 @@ def cv_phrase(golds: list[dict[str, Any]], phr_exs: Examples, main: L.Model, *, 
     """Out-of-fold figures of the descriptive phrase decision with the whole pipeline, as
     :func:`cv_extension` (``main``, with its extension model, the same in every run). Returns
     threshold -> summed counts (1.01: off)."""
-    b_of = batch_of(silver)
-    batches = sorted(set(b_of.values()))
-    fold_of = {b: i % folds for i, b in enumerate(batches)}
+    b_of, fold_of = batch_folds(silver, folds)
     nlp = make_nlp()
     totals: dict[float, dict[str, list[int]]] = {}
     for k in range(folds):

@@ -105,6 +105,15 @@ class CleanView:
             return i
         return self.origins[k] + (i - self.starts[k])
 
+    def to_clean(self, pos: int) -> int:
+        """The clean position of original offset ``pos`` (the inverse of :meth:`to_orig`)."""
+        if not self.starts:
+            return pos
+        k = bisect.bisect_right(self.origins, pos) - 1
+        if k < 0:
+            return pos
+        return self.starts[k] + (pos - self.origins[k])
+
     def span_to_orig(self, start: int, end: int) -> tuple[int, int]:
         """Original offsets of a clean-text span (end exclusive; the end is mapped as last char + 1)."""
         if end <= start:

@@ -1832,7 +1832,7 @@ class EntityRecognizer:
             k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
             if k in typed:
                 continue
-            cs, ce = _clean_pos(view, c.start), _clean_pos(view, c.end - 1) + 1
+            cs, ce = view.to_clean(c.start), view.to_clean(c.end - 1) + 1
             words = view.text[cs:ce].split()
             # a name that says what it is ("Yet Another ICU Benchmark (YAIB), a modular framework")
             label = BENCHMARK if words and _BENCH_NAME_END.fullmatch(words[-1]) else _defining_label(view.text, cs, ce)
@@ -2415,18 +2415,6 @@ def _defining_label(ct: str, cs: int, ce: int) -> str | None:
             return BENCHMARK
         return _def_head_label(head, ct[ce:ce + 80])
     return None
-
-
-def _clean_pos(view: CleanView, pos: int) -> int:
-    """The clean-view position of original offset ``pos`` (the inverse of ``view.to_orig``)."""
-    import bisect
-
-    if not view.starts:
-        return pos
-    k = bisect.bisect_right(view.origins, pos) - 1
-    if k < 0:
-        return pos
-    return view.starts[k] + (pos - view.origins[k])
 
 
 def _word_in(text: str, word: str) -> bool:
