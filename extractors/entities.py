@@ -2354,6 +2354,8 @@ _DEF_BEFORE = re.compile(
     rf"|\b(?P<chead>{_DEF_HEAD_WORDS})(?:\s+(?:on|for|of|in|with)\s+[^.;:()\n]{{1,50}}?)?\s*:\s*{_DEF_ITEMS}",
     re.IGNORECASE)
 _DEF_BEFORE_DIRECT = re.compile(rf"\b(?P<head>{_DEF_HEAD_WORDS})\s+$", re.IGNORECASE)
+#: a defining head noun anywhere in an appositive's noun phrase (not "dataset-level")
+_DEF_HEAD_WORD = re.compile(rf"\b(?:{_DEF_HEAD_WORDS})\b(?!-)", re.IGNORECASE)
 
 
 #: cut words of a noun phrase that are also participles before its head ("a carefully built corpus")
@@ -2394,7 +2396,7 @@ def _defining_label(ct: str, cs: int, ce: int) -> str | None:
             if cut is not None and cut.group(0).strip().lower() in _PARTICIPLE_CUTS and not _HEAD_RE.search(part, 0, cut.start()):
                 cut = _NP_END_BUT_AND.search(part, cut.end() - 1)  # "a rigorously designed benchmark with ..."
             phrase = part[:cut.start()] if cut else part
-            heads = [h for h in re.finditer(rf"\b(?:{_DEF_HEAD_WORDS})\b(?!-)", phrase, re.IGNORECASE)]
+            heads = list(_DEF_HEAD_WORD.finditer(phrase))
             if heads:
                 h = heads[-1]
                 if _EVAL_MODIFIER.search(phrase, 0, h.start()):
