@@ -3,6 +3,8 @@ and the entity tests' shared views of its result (``found_in``, ``names_in``).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kg.records import Record
@@ -16,9 +18,38 @@ def nlp():
     return make_nlp()
 
 
+def hand_model(path: Path, part: str, weights: dict[str, dict[str, float]], threshold: float,
+               *, drop: tuple[str, ...] = ()) -> str:
+    """Write the shipped learned model with its own thresholds off and a hand-built ``part``
+    (``"extend"`` or ``"phrase"``) decision model of class -> feature -> weight; return its path.
+    ``drop`` removes other decision models from the copy."""
+    import json
+
+    from extractors import learned as L
+
+    fixed = {"extend": L.EXT_FIXED_FEATURES, "phrase": L.PHRASE_FIXED_FEATURES}[part]
+    decision = {"extend": L.EXTEND, "phrase": L.PHRASE}[part]
+    feats = list(fixed) + sorted({f for w in weights.values() for f in w} - set(fixed))
+    data = L.load_model().to_data()
+    data["thresholds"] = {}
+    for key in drop:
+        data.pop(key, None)
+    data[part] = {"features": feats, "classes": list(L.CLASSES),
+                  "weights": [[weights.get(c, {}).get(f, 0.0) for f in feats] for c in L.CLASSES],
+                  "thresholds": {decision: threshold}, "meta": {}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
 def record(abstract: str | None, title: str | None = None, rid: str = "t:1") -> Record:
     """A record as readers make them: text normalised (``kg.text.normalize_text``)."""
     return Record(id=rid, title=normalize_text(title), abstract=normalize_text(abstract))
+
+
+@pytest.fixture(scope="session")
+def hand_model_file():
+    """The :func:`hand_model` helper, for test modules (the tests folder is not a package)."""
+    return hand_model
 
 
 @pytest.fixture(scope="session")

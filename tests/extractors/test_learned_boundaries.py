@@ -7,7 +7,6 @@ do not move when the shipped model is retrained).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -25,18 +24,9 @@ ACRONYM = ("Preference data\n\n"
            "pairs from the optimal policy. RSO improves alignment.")
 
 
-def _model(path: Path, ext_weights: dict[str, dict[str, float]], threshold: float = 0.8) -> str:
+def _model(make, path: Path, ext_weights: dict[str, dict[str, float]], threshold: float = 0.8) -> str:
     """The shipped untyped-names model (thresholds off) with a hand-built extension model."""
-    base = L.load_model()
-    feats = list(L.EXT_FIXED_FEATURES) + sorted({f for w in ext_weights.values() for f in w}
-                                                - set(L.EXT_FIXED_FEATURES))
-    rows = [[ext_weights.get(c, {}).get(f, 0.0) for f in feats] for c in L.CLASSES]
-    data = base.to_data()
-    data["thresholds"] = {}
-    data["extend"] = {"features": feats, "classes": list(L.CLASSES), "weights": rows,
-                      "thresholds": {L.EXTEND: threshold}, "meta": {}}
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
+    return make(path, "extend", ext_weights, threshold)
 
 
 #: an extension model that grows a name only by the word "adaptive" (or, second test, always)
@@ -74,8 +64,8 @@ def test_modifier_compounds_punctuation_and_generic_heads_are_no_extension(rules
     assert absent not in _surfaces(rules_nlp(text))
 
 
-def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_path, nlp_with):
-    doc = nlp_with(_model(tmp_path / "m.json", ADAPTIVE))(GROWN)
+def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_path, hand_model_file, nlp_with):
+    doc = nlp_with(_model(hand_model_file, tmp_path / "m.json", ADAPTIVE))(GROWN)
     ents = {e.name: e for e in entities_from_doc(doc)}
     grown = ents["adaptive importance sampling"]
     assert [(m.start, m.end, m.rule) for m in grown.mentions] == [
@@ -90,18 +80,18 @@ def test_a_confident_extension_replaces_the_inner_name_at_every_occurrence(tmp_p
     assert set(doc.user_data[INFO_KEY]) == {f"{s.start_char}:{s.end_char}:{s.label_}" for s in doc.spans[SPANS_KEY]}
 
 
-def test_below_the_threshold_or_switched_off_nothing_changes(tmp_path, rules_nlp, nlp_with):
+def test_below_the_threshold_or_switched_off_nothing_changes(tmp_path, hand_model_file, rules_nlp, nlp_with):
     def names(nlp):
         return sorted((e.name, tuple((m.start, m.end) for m in e.mentions)) for e in entities_from_doc(nlp(GROWN)))
 
-    before = names(nlp_with(_model(tmp_path / "off.json", ADAPTIVE), extend=False))
-    assert names(nlp_with(_model(tmp_path / "high.json", ADAPTIVE, threshold=1.01))) == before
-    assert names(nlp_with(_model(tmp_path / "weak.json", {"none": {"bias": 4.0, "w=adaptive": -3.0}}))) == before
+    before = names(nlp_with(_model(hand_model_file, tmp_path / "off.json", ADAPTIVE), extend=False))
+    assert names(nlp_with(_model(hand_model_file, tmp_path / "high.json", ADAPTIVE, threshold=1.01))) == before
+    assert names(nlp_with(_model(hand_model_file, tmp_path / "weak.json", {"none": {"bias": 4.0, "w=adaptive": -3.0}}))) == before
     assert "adaptive importance sampling" not in {n for n, _ in before}
 
 
-def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path, nlp_with):
-    doc = nlp_with(_model(tmp_path / "m.json", ALWAYS))(ACRONYM)
+def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path, hand_model_file, nlp_with):
+    doc = nlp_with(_model(hand_model_file, tmp_path / "m.json", ALWAYS))(ACRONYM)
     ents = {e.name: e for e in entities_from_doc(doc)}
     assert "Statistical Rejection Sampling Optimization" in ents, sorted(ents)
     e = ents["Statistical Rejection Sampling Optimization"]
@@ -109,8 +99,8 @@ def test_an_acronym_stays_one_entity_with_the_grown_long_form(tmp_path, nlp_with
     assert "Rejection Sampling Optimization" not in ents
 
 
-def test_extensions_survive_two_processes(tmp_path, nlp_with):
-    nlp = nlp_with(_model(tmp_path / "m.json", ALWAYS))
+def test_extensions_survive_two_processes(tmp_path, hand_model_file, nlp_with):
+    nlp = nlp_with(_model(hand_model_file, tmp_path / "m.json", ALWAYS))
     texts = [GROWN, MERGED, ACRONYM] * 2
     one = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY]) for d in nlp.pipe(texts)]
     two = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY])
@@ -118,8 +108,8 @@ def test_extensions_survive_two_processes(tmp_path, nlp_with):
     assert one == two
 
 
-def test_the_extension_model_round_trips_and_bad_input_is_bounded(tmp_path, nlp_with):
-    path = _model(tmp_path / "m.json", ALWAYS)
+def test_the_extension_model_round_trips_and_bad_input_is_bounded(tmp_path, hand_model_file, nlp_with):
+    path = _model(hand_model_file, tmp_path / "m.json", ALWAYS)
     model = L.load_model(path)
     assert model.extend is not None and model.extend.thresholds == {L.EXTEND: 0.8}
     assert L.Model.from_data(model.to_data()).to_data() == model.to_data()

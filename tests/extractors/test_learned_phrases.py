@@ -8,7 +8,6 @@ list only.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -33,19 +32,9 @@ TITLED = ("Expertise trees for collective decisions\n\n"
           "that learns who knows what. Expertise trees beat majority voting.")
 
 
-def _model(path: Path, weights: dict[str, dict[str, float]], threshold: float = 0.6) -> str:
+def _model(make, path: Path, weights: dict[str, dict[str, float]], threshold: float = 0.6) -> str:
     """The shipped model (its own decisions off) with a hand-built phrase model."""
-    base = L.load_model()
-    feats = list(L.PHRASE_FIXED_FEATURES) + sorted({f for w in weights.values() for f in w}
-                                                   - set(L.PHRASE_FIXED_FEATURES))
-    rows = [[weights.get(c, {}).get(f, 0.0) for f in feats] for c in L.CLASSES]
-    data = base.to_data()
-    data["thresholds"] = {}
-    data.pop("extend", None)
-    data["phrase"] = {"features": feats, "classes": list(L.CLASSES), "weights": rows,
-                      "thresholds": {L.PHRASE: threshold}, "meta": {}}
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
+    return make(path, "phrase", weights, threshold, drop=("extend",))
 
 
 #: a phrase model that calls a phrase of 2-3 words after a proposal cue, ending the run, proposed
@@ -112,8 +101,8 @@ def test_cue_kinds(text, name, cue):
     assert name in phs and cue in phs[name].cues
 
 
-def test_a_confident_phrase_is_added_as_a_proposed_method_at_every_occurrence(tmp_path, nlp_with):
-    doc = nlp_with(_model(tmp_path / "m.json", AFTER_CUE))(REPLAY)
+def test_a_confident_phrase_is_added_as_a_proposed_method_at_every_occurrence(tmp_path, hand_model_file, nlp_with):
+    doc = nlp_with(_model(hand_model_file, tmp_path / "m.json", AFTER_CUE))(REPLAY)
     info = doc.user_data[INFO_KEY]
     added = sorted((v[3][0], v[3][1], v[0], v[1]) for v in info.values() if v[2] == L.PHRASE_RULE)
     assert [REPLAY[s:e] for s, e, _r, _c in added] == ["drift-aware replay", "Drift-aware replay",
@@ -125,12 +114,12 @@ def test_a_confident_phrase_is_added_as_a_proposed_method_at_every_occurrence(tm
     assert not any(REPLAY[v[3][0]:v[3][1]] == "replay" for v in info.values())
 
 
-def test_the_threshold_and_the_option_switch_phrases_off(tmp_path, nlp_with):
-    on = nlp_with(_model(tmp_path / "on.json", AFTER_CUE))(REPLAY)
+def test_the_threshold_and_the_option_switch_phrases_off(tmp_path, hand_model_file, nlp_with):
+    on = nlp_with(_model(hand_model_file, tmp_path / "on.json", AFTER_CUE))(REPLAY)
     assert [v for v in on.user_data[INFO_KEY].values() if v[2] == L.PHRASE_RULE]
-    off = nlp_with(_model(tmp_path / "off.json", AFTER_CUE, threshold=1.01))(REPLAY)
+    off = nlp_with(_model(hand_model_file, tmp_path / "off.json", AFTER_CUE, threshold=1.01))(REPLAY)
     assert not [v for v in (off.user_data.get(INFO_KEY) or {}).values() if v[2] == L.PHRASE_RULE]
-    unset = nlp_with(_model(tmp_path / "m.json", AFTER_CUE), phrases=False)(REPLAY)
+    unset = nlp_with(_model(hand_model_file, tmp_path / "m.json", AFTER_CUE), phrases=False)(REPLAY)
     assert not [v for v in (unset.user_data.get(INFO_KEY) or {}).values() if v[2] == L.PHRASE_RULE]
 
 
@@ -147,8 +136,8 @@ def test_the_shipped_phrase_model_matches_the_feature_list():
     assert all(f.startswith(L.PHRASE_WORD_PREFIXES) for f in phrase.features[len(L.PHRASE_FIXED_FEATURES):])
 
 
-def test_two_processes_give_the_same_phrases(tmp_path, nlp_with):
-    nlp = nlp_with(_model(tmp_path / "m.json", AFTER_CUE))
+def test_two_processes_give_the_same_phrases(tmp_path, hand_model_file, nlp_with):
+    nlp = nlp_with(_model(hand_model_file, tmp_path / "m.json", AFTER_CUE))
     texts = [AVERAGING, GENERIC, REWINDING, TITLED, REPLAY] * 2
     one = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY]) for d in nlp.pipe(texts)]
     two = [sorted((s.start_char, s.end_char, s.label_) for s in d.spans[SPANS_KEY])
@@ -158,8 +147,8 @@ def test_two_processes_give_the_same_phrases(tmp_path, nlp_with):
 
 @pytest.mark.parametrize("text", ["", "((((", "T\n\n" + "We propose outer momentum clipping. " * 30000,
                                   "T\n\n" + "*" * 5000, "中文摘要，我们提出了一种方法。", "$$\\textit{a b c}$$"])
-def test_bad_input_is_bounded_with_a_model_that_adds_every_phrase(tmp_path, nlp_with, text):
-    doc = nlp_with(_model(tmp_path / "m.json", ALWAYS))(text)
+def test_bad_input_is_bounded_with_a_model_that_adds_every_phrase(tmp_path, hand_model_file, nlp_with, text):
+    doc = nlp_with(_model(hand_model_file, tmp_path / "m.json", ALWAYS))(text)
     for v in (doc.user_data.get(INFO_KEY) or {}).values():
         s, e = v[3]
         assert 0 <= s < e <= len(text) and text[s:e].strip()
