@@ -102,6 +102,8 @@ REPORT_COLUMNS = ("type", "name", "aliases", "labelled", "unlabelled", "methods"
                   "proposed", "used", "gazetteer", "decision")
 _BATCH = re.compile(r"batch\d+\.ann")
 _LINE = re.compile(r"([MB])\s+([PU])\s+(.+)$")
+#: the separator of a line's forms: a bar not escaped as ``\|``
+_FORM_SEP = re.compile(r"(?<!\\)\|")
 _WORD = re.compile(r"\w+")
 TYPES = {"M": "method", "B": "benchmark"}
 ROLES = {"P": "proposed", "U": "used"}
@@ -197,7 +199,8 @@ def parse_batch(path: Path) -> list[dict]:
         if m is None:
             raise InputError(f"cannot parse {raw!r} (expected 'M|B P|U name | alias ...')", path=str(path), line=lineno)
         body, _, opts = m.group(3).partition(";")
-        forms = [f.strip() for f in body.split("|") if f.strip()]
+        # "\|" is a literal bar inside a form (an acronym written "IC$\|$TC"); a bare "|" separates forms
+        forms = [f.strip().replace("\\|", "|") for f in _FORM_SEP.split(body) if f.strip()]
         skip: set[int] = set()
         if opts.strip():
             key, _, val = opts.strip().partition("=")

@@ -184,6 +184,13 @@ def test_bad_annotation_lines(tmp_path: Path, content: str, line: int, what: str
     assert str(err.value).startswith(f"{path}:{line}: ")
 
 
+def test_an_escaped_bar_is_part_of_a_form(tmp_path: Path) -> None:
+    path = tmp_path / "batch09.ann"
+    path.write_text("@ t:1\nM P Image Contrastive Text Clustering | IC$\\|$TC | ICTC ; skip=2\n", encoding="utf-8")
+    (ent,) = parse_batch(path)[0]["entities"]
+    assert (ent["name"], ent["aliases"], ent["skip"]) == ("Image Contrastive Text Clustering", ["IC$|$TC", "ICTC"], {2})
+
+
 def test_batches_named_and_missing(tmp_path: Path, batch: Path) -> None:
     (tmp_path / "batch01.ann.orig").write_text("x", encoding="utf-8")
     assert bs.batch_paths(tmp_path) == [batch]

@@ -15,7 +15,8 @@ Annotation file format (``annotations/<split>.ann``), one block per abstract::
     - a free-text note
 
 ``M``/``B`` = method/benchmark, ``P``/``U`` = proposed/used, then the canonical name and,
-after ``|``, the aliases separated by ``|``. The name and every alias are surface forms
+after ``|``, the aliases separated by ``|`` (``\\|`` is a bar inside a form, as in an acronym
+written ``IC$\\|$TC``). The name and every alias are surface forms
 searched in the abstract: case-sensitively unless the form is all lower case, at word
 boundaries, with a plural ``s``/``es`` absorbed into the span. Where two matches overlap
 the longer wins (``Llama 2-Chat`` beats ``Llama 2``). ``; skip=2,3`` drops the 2nd and 3rd
