@@ -53,7 +53,8 @@ GREEK_LETTERS = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|varth
 _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,80}\]\((?:https?://|www\.))|"
                      r"</?[A-Za-z][^<>\n]{0,80}>|&(?:amp|lt|gt|quot|nbsp|#\d{1,5});|\\(?:textbf|textit|emph|texttt|textsc|textsf|textrm|mathbf|mathrm|mathit|mathtt|mathbb|mathsf|mathfrak|mathscr|boldsymbol|text|underline|bf|it)\s*\{|"
                      # old-style font switches inside braces: "{\sc Name}", "{\em term}"
-                     r"\{\\(?:sc|em|bf|it|tt|sf|rm|sl)\s+|\{|\}|\$|\*\**"
+                     # a star after a one-letter word is part of the name: "A* search" (not "**A**ttention")
+                     r"\{\\(?:sc|em|bf|it|tt|sf|rm|sl)\s+|\{|\}|\$|\*(?:(?<![\s(][A-Z]\*)(?<!^[A-Z]\*)|(?=[\w*]))\**"
                      # (font commands around a letter are markup: "$\mathbb{D}^2$ Pruning" reads "D2 Pruning";
                      # not \mathcal, the order notation "$\mathcal{O}(n)$" is no name)
                      # inside a name a superscript mark and a Greek letter's backslash are markup:
@@ -77,6 +78,7 @@ _UNDERSCORE_EMPHASIS = re.compile(r"(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^
 _MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^_]")  # without one of these, clean_view changes nothing
 _FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
+_INNER_SHORT = re.compile(r"\s*(?P<long>[^,;:]{3,100}?),?\s+(?:short|abbreviated(?:\s+as)?)\s+(?P<short>[A-Za-z][\w+-]{1,14})\s*")
 _SENT_END = re.compile(r"[.!?;:]\s|\n")
 _WORD = re.compile(r"\S+")
 _HAS_UPPER = re.compile(r"[A-Z]")
@@ -337,6 +339,18 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
     seen: set[str] = set()
     for m in _PAREN.finditer(ct):
         inner = m.group(1).strip()
+        if " short " in inner or " abbreviated " in inner:
+            im = _INNER_SHORT.fullmatch(m.group(1))
+            if im is not None:
+                # "(Local Curvature Profiles, short LCP)": both forms inside the parentheses
+                short, long = im.group("short"), im.group("long")
+                if _is_short_form(short) and short not in seen and best_long_form(short, long) == long \
+                        and _valid_pair(short, long):
+                    out.append(_definition(view, short, long, m.start(1) + im.start("short"),
+                                           m.start(1) + im.end("short"), m.start(1) + im.start("long"),
+                                           m.start(1) + im.end("long"), text))
+                    seen.add(short)
+                    continue
         # "(ECO; Smith et al.)" or "(MoE, for short)": the first part is the candidate
         first = _FIRST_PART.split(inner, maxsplit=1)[0].strip()
         sent_start, before = _sentence_before(ct, m.start())
@@ -352,6 +366,8 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 long = _digit_form(short, cand)
             if long:
                 long = _past_function_word(cand, long)
+            if long:
+                long = _past_lead_words(short, long)
             if long:
                 long = _extend_title_case(cand, long, sentence_start=len(words) <= max_words)
             if long and long[0] in _EDGE_MARKS:
@@ -574,6 +590,52 @@ def _past_function_word(cand: str, long: str) -> str | None:
     if before and before[0].lower() == first[0].lower() and before.lower() not in _FUNCTION_WORDS:
         return before + " " + long
     return None
+
+
+# words no name starts with: determiners, pronouns and the authors' verbs; "novel", "new" and
+# "named" start a few names ("novel view synthesis (NVS)", "named entity recognition (NER)")
+_LEAD_WORDS = frozenset("this these that those our we its their it they which propose proposes proposed "
+                        "introduce introduces introduced present presents presented develop develops developed "
+                        "call called dubbed termed is are was were uses using paper".split())
+_LEAD_ADJECTIVES = frozenset(("novel", "new", "named"))
+
+
+def _past_lead_words(short: str, long: str) -> str | None:
+    """A long form that starts with a determiner, a pronoun, "novel" or a verb is cut after the last such word.
+
+    Schwartz & Hearst's right-to-left match reaches back past the name when the short form has a
+    letter more than the name's initials ("this paper introduces a novel Temporal-Spatial Enhanced
+    Network (TSESNet)" matches the "t" of "this"). The rest is kept when it starts with the short
+    form's first letter and is still longer than it, or when its capitals spell the short form
+    ("propose an imPlicit self-ImprovemenT (PIT)"); otherwise the pair is no definition (None),
+    unless the long form only starts with "novel", "new" or "named", which is then kept as it is.
+
+    Examples
+    --------
+    >>> _past_lead_words("TSESNet", "this paper introduces a novel Temporal-Spatial Enhanced Network")
+    'Temporal-Spatial Enhanced Network'
+    >>> _past_lead_words("LRH", "this paper proposes a Learning to Rank with the Hessian")
+    'Learning to Rank with the Hessian'
+    >>> _past_lead_words("PIT", "propose an imPlicit self-ImprovemenT")
+    'imPlicit self-ImprovemenT'
+    >>> _past_lead_words("OUN", "our Universal Net") is None
+    True
+    >>> _past_lead_words("NER", "named entity recognition")
+    'named entity recognition'
+    """
+    words = long.split(" ")
+    first = words[0].lower()
+    if first not in _LEAD_WORDS and first not in _LEAD_ADJECTIVES:
+        return long
+    i = max(i for i, w in enumerate(words) if w.lower() in _LEAD_WORDS or w.lower() in _LEAD_ADJECTIVES) + 1
+    while i < len(words) and words[i].lower() in ("a", "an", "the"):
+        i += 1
+    rest = " ".join(words[i:])
+    if rest[:1].lower() == short[:1].lower() and len(rest) > len(short):
+        return rest
+    if rest and _capitals_form(short, rest) == rest:
+        return rest
+    return long if first in _LEAD_ADJECTIVES else None
 
 
 # Title-Case words and a connector right before a Title-Case long form: "Adversarial Training with"

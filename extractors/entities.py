@@ -196,6 +196,8 @@ _PROPOSE = re.compile(
     # a perfect ("we have developed") and one adverb ("we publicly release", "we then propose")
     rf"\s+(?:ha(?:ve|s)\s+)?(?:(?:also|further|then|first|additionally|hereby|now|thus|therefore|hence|instead|"
     rf"next|(?!only\s)[a-z]{{2,}}ly)\s+)?(?:{_PROPOSE_VERB})\b"
+    # "we build on/upon X": X is the work built on, not the authors' own
+    rf"(?!\s+(?:on|upon|onto)\b)"
     rf"|\b(?:proposing|introducing|presenting)\b"
 )
 #: the words _PROPOSE starts with (found with str.find, then matched there)
@@ -211,7 +213,7 @@ _PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
 # "we show ... by designing a X (ABC) algorithm": the authors' means
 # no leading \b: a pattern that starts with its literal "by " is searched for that string (a
 # leading assertion made re try every position, ~25x slower); the word boundary is checked on use
-_PROPOSE_BY = re.compile(r"by (?:designing|developing|devising|constructing|building)\b")
+_PROPOSE_BY = re.compile(r"by (?:designing|developing|devising|constructing|building)\b(?!\s+(?:on|upon|onto)\b)")
 _OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these)$")
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
@@ -270,6 +272,10 @@ _PHENOMENON_END = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|
 _PHENOMENON_WORD = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma|trade-?off|curse|illusion|"
                               r"drift|failure|forgetting|phenomenon|phenomena|problem|problems|setting|"
                               r"settings|regime|paradox)$", re.IGNORECASE)
+# the last word of a name a paper gives a phenomenon, an effect or a conjecture (GUIDELINES: neither type)
+_PHENOMENON_NAMES = frozenset(("curse", "curses", "paradox", "paradoxes", "effect", "effects", "hypothesis",
+                               "hypotheses", "law", "laws", "bias", "illusion", "phenomenon", "phenomena",
+                               "dilemma", "conjecture", "fallacy"))
 # a possessive right before a name: "NVIDIA's", "the authors’"
 _POSSESSIVE_BEFORE = re.compile(r"\w['’]s?\s+(?:[$\\{]|\\\w+\{|\*)*$")
 # "Long Form (LF)" inside one emphasis
@@ -348,6 +354,12 @@ _EXAMPLE_BEFORE = re.compile(r"\b(?:such as|like|exemplified by|e\.g\.,?|includi
 _EVAL_PREP_BEFORE = re.compile(r"\b(?:on|from)\s+(?:the\s+)?[\\{}$*\w]*$", re.IGNORECASE)
 _LIST_GAP = re.compile(r"[\\{}$*\w]*\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\\{}$*\w]*")
 _OUR_BEFORE = re.compile(r"\bour\s+[\\{}$*\w]*$", re.IGNORECASE)
+# emphasis marks foreign phrases and descriptions too: these are never a name
+_LATIN_PHRASES = frozenset(("a posteriori", "a priori", "a fortiori", "ad hoc", "post hoc", "per se", "de facto",
+                            "de novo", "in situ", "in silico", "in vivo", "in vitro", "ex ante", "ex post", "vice versa",
+                            "et al", "et al.", "inter alia", "status quo", "bona fide", "sui generis", "ceteris paribus",
+                            "mutatis mutandis", "prima facie", "ab initio", "i.e.", "e.g.", "etc"))
+_EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
                         r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
@@ -1217,6 +1229,8 @@ class EntityRecognizer:
                 continue
             if gaz.lookup(inner) is not None:
                 continue
+            if inner.lower() in _LATIN_PHRASES or inner.split()[:1] and inner.split()[0].lower() in _EMPH_LEAD_WORDS:
+                continue  # "maximum *a posteriori* inference", "a *novel inference algorithm*": no name
             pe = _last_before(proposal_orig, es)
             after_verb = pe is not None and es - pe <= 40 and \
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
@@ -1807,6 +1821,8 @@ class EntityRecognizer:
         for c in cands:
             if c.end <= c.start or any(occupied[c.start:c.end]):
                 continue
+            if c.rule != "gazetteer" and _phenomenon_name(text[c.start:c.end]):
+                continue  # a phenomenon the paper names ("The Reversal Curse", "the X Effect") is neither type
             occupied[c.start:c.end] = b"\x01" * (c.end - c.start)
             accepted.append(c)
 
@@ -2197,6 +2213,12 @@ _MARKUP_CHARS = re.compile(r"[\\{}$*]")
 _GENERIC_HEAD_WORDS = frozenset(("algorithm", "algorithms", "method", "methods", "optimizer", "optimiser",
                                  "procedure", "scheme"))
 _CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
+
+
+def _phenomenon_name(name: str) -> bool:
+    """Is ``name`` a phrase a paper gives a phenomenon ("The Reversal Curse", "Lottery Ticket Hypothesis")?"""
+    words = name.split()
+    return len(words) >= 2 and words[-1].lower() in _PHENOMENON_NAMES and (words[-1].islower() or words[-1].istitle())
 
 
 def _last_before(sorted_positions: list[int], pos: int) -> int | None:

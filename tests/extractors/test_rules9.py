@@ -1,0 +1,93 @@
+"""Fixes of the ninth round: garbage proposed names, missed roles and benchmark name boundaries.
+
+1. names the rules made of words that are no name: "we build on X", a long form reaching back
+   past the name, emphasised Latin phrases and descriptions, "A*", a named phenomenon, and
+   "(Long Form, short LF)".
+
+Every abstract here is invented for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.abbreviations import clean_view, find_definitions
+
+
+def _defs(text: str) -> set[tuple[str, str]]:
+    return {(d.short, d.long) for d in find_definitions(text)}
+
+
+# ----------------------------------------------------------------------------- 1. garbage names
+@pytest.mark.parametrize("text", [
+    "We build on stochastic frame averaging, a simple technique to enforce equivariance. It helps.",
+    "We build upon Rotational Frame Pooling (RFP) to enforce equivariance. Our model is fast.",
+    "We show that, by building upon Hamiltonian Path Sampling (HPS), we obtain a fast sampler.",
+])
+def test_building_on_a_method_is_no_proposal(found_in, text: str) -> None:
+    found = found_in(text)
+    assert not {n for t, r, n in found if r == "proposed"}, found
+
+
+def test_a_long_form_does_not_reach_back_past_the_name() -> None:
+    text = ("For traffic, this paper introduces a novel Temporal-Spatial Enhanced Network (TSESNet) for "
+            "forecasting.")
+    assert _defs(text) == {("TSESNet", "Temporal-Spatial Enhanced Network")}
+
+
+def test_a_long_form_cut_after_the_verb_may_be_spelled_by_its_capitals() -> None:
+    text = "We propose an imPlicit self-ImprovemenT (PIT) framework that learns from data."
+    assert _defs(text) == {("PIT", "imPlicit self-ImprovemenT")}
+
+
+@pytest.mark.parametrize("text, short, long", [
+    # names that do start with these words keep them
+    ("We study named entity recognition (NER) in clinical notes.", "NER", "named entity recognition"),
+    ("Novel view synthesis (NVS) renders unseen views.", "NVS", "Novel view synthesis"),
+    ("Novel Class Discovery (NCD) finds new classes.", "NCD", "Novel Class Discovery"),
+])
+def test_names_that_start_with_novel_or_named_keep_them(text: str, short: str, long: str) -> None:
+    assert (short, long) in _defs(text)
+
+
+def test_a_long_form_with_no_name_after_a_pronoun_is_no_definition() -> None:
+    assert _defs("Here our Universal Net (OUN) is trained.") == set()
+
+
+@pytest.mark.parametrize("text", [
+    "In this paper, we propose a novel maximum *a posteriori* inference of Gaussian Cox processes.",
+    "We introduce a *novel inference algorithm* that leverages this new feature of the model.",
+    "We propose an *ad hoc* correction that is cheap to compute on large graphs.",
+])
+def test_emphasised_latin_phrases_and_descriptions_are_no_names(found_in, text: str) -> None:
+    assert found_in(text) == set()
+
+
+def test_a_star_after_a_one_letter_word_is_part_of_the_name(found_in) -> None:
+    text = "We compare against the A* algorithm on grid maps and find it slower."
+    assert ("method", "used", "A* algorithm") in found_in(text)
+    # emphasis marks around one letter are still markup
+    assert clean_view("**A**ttention-guided **CO**ntrastive").text == "Attention-guided COntrastive"
+    assert clean_view("an algorithm called *DPSGD-F*, which").text == "an algorithm called DPSGD-F, which"
+
+
+@pytest.mark.parametrize("title, text", [
+    ("The Reversal Curse: models trained on a fact fail on its reverse",
+     "We expose a surprising failure of generalization. We call this the Reversal Curse. The Reversal "
+     "Curse is robust across model sizes."),
+    ("Models learn shortcuts", "We name this the Shortcut Paradox and study it in vision models."),
+])
+def test_a_named_phenomenon_is_no_method(found_in, title: str, text: str) -> None:
+    assert found_in(text, title) == set()
+
+
+def test_a_coined_name_ending_in_bias_letters_is_still_a_name(found_in) -> None:
+    text = ("We further introduce a Boosting-inspired Adaptive Augmentation Sampler (BiAS), which selects "
+            "hard augmentations. BiAS helps.")
+    assert ("method", "proposed", "Boosting-inspired Adaptive Augmentation Sampler") in found_in(text)
+
+
+def test_a_definition_with_short_inside_the_parentheses() -> None:
+    text = ("We propose a novel structural encoding based on discrete Ricci curvature (Local Curvature "
+            "Profiles, short LCP) and show that it outperforms existing encodings.")
+    assert _defs(text) == {("LCP", "Local Curvature Profiles")}
