@@ -308,6 +308,15 @@ _COLON_HEAD = re.compile(
 _VERSION_AFTER = re.compile(
     r" (?P<v>\d(?:\.\d)?)(?=-[A-Za-z(]|[,;:)]|\.(?!\d)|$|\s+(?!(?:times|layers|epochs|steps|hours|days|tokens|points|"
     r"percent|orders|out|of|x|or|and\s+\d|to\s+\d|[A-Z]?\d)\b)[a-z(])")
+# a version, year or size right after a known benchmark is part of its name (GUIDELINES: versions and
+# sizes make different entities): "MS COCO 2014-30k", "ImageNet 32x32", "Ego4D v1", "Argoverse 1 and
+# Argoverse 2"; a one-digit version only before a list separator or a data head noun
+_BENCH_VERSION = re.compile(
+    r" (?:(?:19|20)\d\d(?:-\d+[kK])?|\d{2,3}x\d{2,3}|v\d+(?:\.\d+)?)(?![\w'-]|\.\d)"
+    r"| [1-9](?=\s*[,;)]|\s+(?:and|or)\s|\s+(?:[a-z]+\s+)?(?:benchmarks?|datasets?|splits?)\b)")
+_WORD_BEFORE_APOSTROPHE = re.compile(r"(?<![\w'-])[A-Z][\w-]*$")
+# a split suffix after a known benchmark: a mention of the benchmark ("miniF2F-test")
+_SPLIT_SUFFIX = re.compile(r"-(?:test|valid|val|validation|dev|train)")
 # one or two capitalised plain words right before a known name (and the word after it)
 _CAP_PREFIX = re.compile(r"(?<![\w-])(?:[A-Z][a-z]{2,} ){1,2}$")
 _CAP_AFTER = re.compile(r" [A-Z][a-z]")
@@ -1459,8 +1468,16 @@ class EntityRecognizer:
                     trimmed_name = b.name
                     entry = b
                     surface = bare
+            match_end = ce
             cs, ce = _extend_hyphenated(text, cs, ce)
             label = METHOD if entry.type == "method" else BENCHMARK
+            if label == BENCHMARK:
+                if ce > match_end and _SPLIT_SUFFIX.fullmatch(text, match_end, ce):
+                    ce = match_end  # "miniF2F-valid", "miniF2F-test": splits of one benchmark (GUIDELINES' gold)
+                elif ce == match_end:
+                    bv = _BENCH_VERSION.match(text, ce)
+                    if bv is not None:
+                        ce = bv.end()  # "MS COCO 2014-30k", "ImageNet 32x32", "Argoverse 1": another entity
             sm = _SIZE.match(text, ce)
             if sm:  # "Llama-2 7B"; a size makes a model of a dataset's name too ("Alpaca-30B")
                 ce = sm.end()
@@ -1490,6 +1507,16 @@ class EntityRecognizer:
                 pm = self._title_case_prefix(text, cs, ce)
                 if pm is not None and not any(pm < le and ls < ce for ls, le in long_spans):  # a defined long form decides
                     out.append(_Cand(pm, ce, label, USED, "gazetteer", None, 0))
+        # a known benchmark with a year glued by an apostrophe ("WMT'21", one token): that edition
+        i = text.find("'")
+        while i >= 0:
+            if i and text[i + 1:i + 3].isdigit() and not (text[i + 3:i + 4].isalnum() or text[i + 3:i + 4] == "'"):
+                wm = _WORD_BEFORE_APOSTROPHE.search(text, max(0, i - 30), i)
+                if wm is not None:
+                    known = gaz.lookup(wm.group(0))
+                    if known is not None and known.type == "benchmark":
+                        out.append(_Cand(wm.start(), i + 3, BENCHMARK, USED, "gazetteer", None, 0))
+            i = text.find("'", i + 1)
         # a name the abstract gives a metric ("we develop an automatic metric, X, that ..."; "X, a
         # new measure of ...") is neither a method nor a benchmark (GUIDELINES), whichever rule
         # found it (the title "X: ..." included); a known name keeps its gazetteer type

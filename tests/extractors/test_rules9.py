@@ -2,7 +2,9 @@
 
 1. names the rules made of words that are no name: "we build on X", a long form reaching back
    past the name, emphasised Latin phrases and descriptions, "A*", a named phenomenon, and
-   "(Long Form, short LF)".
+   "(Long Form, short LF)";
+2. a version, year or size after a known benchmark ("MS COCO 2014-30k", "WMT'21"), and split
+   suffixes ("miniF2F-test") as mentions of the benchmark.
 
 Every abstract here is invented for the test.
 """
@@ -91,3 +93,32 @@ def test_a_definition_with_short_inside_the_parentheses() -> None:
     text = ("We propose a novel structural encoding based on discrete Ricci curvature (Local Curvature "
             "Profiles, short LCP) and show that it outperforms existing encodings.")
     assert _defs(text) == {("LCP", "Local Curvature Profiles")}
+
+
+# ----------------------------------------------------------------------------- 3. benchmark versions
+@pytest.mark.parametrize("text, names", [
+    ("Our model reaches an FID of 23.3 on MS COCO 2017-5k. On MS COCO 2014-30k, it yields an FID of 13.1.",
+     {"MS COCO 2017-5k", "MS COCO 2014-30k"}),
+    ("It beats prior energy-based models on CIFAR-10 and ImageNet 32x32. It is also fast.",
+     {"CIFAR-10", "ImageNet 32x32"}),
+    ("It achieves the best results on the Argoverse 1 and Argoverse 2 motion forecasting benchmarks.",
+     {"Argoverse 1", "Argoverse 2"}),
+    ("We translate 10 directions from the WMT'21 (2 directions) and WMT'22 (8 directions) test sets.",
+     {"WMT'21", "WMT'22"}),
+])
+def test_a_version_year_or_size_after_a_known_benchmark_is_in_its_name(found_in, text: str, names: set[str]) -> None:
+    assert {n for t, r, n in found_in(text) if t == "benchmark"} == names
+
+
+def test_a_split_suffix_is_a_mention_of_the_benchmark(extract) -> None:
+    text = "Our prover raises the pass rate on miniF2F-valid (48.0% to 57.0%) and miniF2F-test (45.5% to 50.0%)."
+    bench = [e for e in extract(text) if e.type.value == "benchmark"]
+    assert len(bench) == 1 and [m.text for m in bench[0].mentions] == ["miniF2F", "miniF2F"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We train on ImageNet 1 epoch and then on COCO 2 times as long.", "ImageNet"),
+    ("The score on ImageNet 2 points higher than before.", "ImageNet"),
+])
+def test_a_count_after_a_benchmark_is_no_version(found_in, text: str, name: str) -> None:
+    assert name in {n for t, r, n in found_in(text) if t == "benchmark"}
