@@ -119,7 +119,6 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
     else:
         nlp = spacy.blank("en")
         _lower_only_lexemes(nlp)
-    _speed_up_affixes(nlp)
     nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)  # doc_text() without rebuilding doc.text
     # spaCy refuses texts over 1,000,000 characters (a guard for its parser's memory); the
     # readers accept a title and an abstract of MAX_FIELD_CHARS each, and _join puts both in one text.
@@ -129,7 +128,7 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
     nlp.add_pipe("paperkg_learned")
     for factory, _reader in _optional_components():
         nlp.add_pipe(factory)
-    _reset_tokenizer_cache(nlp, TOKENIZER_CACHE_SIZE)
+    _renew_tokenizer(nlp, TOKENIZER_CACHE_SIZE)
     return nlp
 
 
@@ -239,6 +238,50 @@ class _EnglishInfixFinditer:
         return self.regex.finditer(string)
 
 
+class _DotlessUrlMatch:
+    """``match`` gives the same match as spaCy's URL pattern, skipping strings without a dot.
+
+    Every match of the pattern holds a ``.`` (an IPv4 address or a host name with at least one
+    dot; see :func:`_always_consumes`), so a string without one has none: nearly every word
+    spaCy asks about (the core of each new chunk, ~87,000 on a first pass over the confpapers
+    abstracts, ~0.06 s). ``pattern`` is the original's, so ``Tokenizer.to_bytes`` stores that.
+    """
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.pattern = regex.pattern
+        self.regex = regex
+
+    def match(self, string: str) -> re.Match[str] | None:
+        if "." not in string:
+            return None
+        return self.regex.match(string)
+
+
+def _always_consumes(items: list, char: str) -> bool:
+    """Does every match of the parsed pattern ``items`` (``re._parser`` form) consume the
+    literal ``char``? False when unsure (look-arounds consume nothing)."""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op is sre.LITERAL and av == ord(char):
+            return True
+        if op is sre.SUBPATTERN and _always_consumes(av[3], char):
+            return True
+        if op is sre.BRANCH and all(_always_consumes(b, char) for b in av[1]):
+            return True
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1 and _always_consumes(av[2], char):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4)
+def _url_needs_dot(pattern: str, flags: int) -> bool:
+    """Is a ``.`` in every match of this URL pattern (see :class:`_DotlessUrlMatch`)?"""
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+    return _always_consumes(list(sre_parse.parse(pattern, flags).data), ".")
+
+
 @lru_cache(maxsize=1)
 def _english_affix_patterns() -> tuple[str, str, int, bool]:
     """spaCy's English suffix and infix patterns, the suffix width bound and whether no
@@ -261,40 +304,69 @@ def _english_affix_patterns() -> tuple[str, str, int, bool]:
     return suffix.pattern, compile_infix_regex(English.Defaults.infixes).pattern, width, letters_never
 
 
-def _speed_up_affixes(nlp: Language) -> None:
-    """Faster, same-result suffix and infix searches when the tokenizer uses English's own.
+def _fast_searches(tok: Tokenizer) -> dict[str, Any]:
+    """Faster, same-result suffix and infix searches when the tokenizer uses English's own,
+    and a URL match that skips strings without a dot when its pattern needs one, as
+    ``Tokenizer`` keyword arguments (empty when none applies).
 
     On a first pass spaCy tokenizes every distinct word (~80,000 on the confpapers
-    abstracts) with these two regular expressions; they took ~0.7 s, about half of it
-    wasted (see :class:`_EnglishSuffixSearch`, :class:`_EnglishInfixFinditer`). A tokenizer
-    with other patterns (a trained pipeline's own) is left as it is.
+    abstracts) with these regular expressions; the suffix and infix ones took ~0.7 s, about
+    half of it wasted (see :class:`_EnglishSuffixSearch`, :class:`_EnglishInfixFinditer`,
+    :class:`_DotlessUrlMatch`). A tokenizer with other affix patterns (a trained pipeline's
+    own) keeps them.
     """
-    tok = nlp.tokenizer
-    if not isinstance(tok, Tokenizer):
-        return
     suffix, infix, width, letters_never = _english_affix_patterns()
+    out: dict[str, Any] = {}
     search = tok.suffix_search
     if width and getattr(getattr(search, "__self__", None), "pattern", None) == suffix:
-        tok.suffix_search = _EnglishSuffixSearch(search.__self__, width, letters_never).search
+        out["suffix_search"] = _EnglishSuffixSearch(search.__self__, width, letters_never).search
     finditer = tok.infix_finditer
     if infix and getattr(getattr(finditer, "__self__", None), "pattern", None) == infix:
-        tok.infix_finditer = _EnglishInfixFinditer(finditer.__self__).finditer
+        out["infix_finditer"] = _EnglishInfixFinditer(finditer.__self__).finditer
+    url = getattr(tok.url_match, "__self__", None)
+    if isinstance(url, re.Pattern) and _url_needs_dot(url.pattern, url.flags):
+        out["url_match"] = _DotlessUrlMatch(url).match
+    return out
 
 
-def _reset_tokenizer_cache(nlp: Language, size: int) -> None:
-    """Empty the tokenizer's chunk cache and let it hold ``size`` chunks.
+def _renew_tokenizer(nlp: Language, size: int) -> None:
+    """Give the pipeline a tokenizer with an empty chunk cache of ``size`` chunks and the
+    faster same-result searches of :func:`_fast_searches`.
 
     The components tokenize their patterns when they are built (the gazetteer alone has
     thousands of forms); those chunks filled spaCy's bounded cache, so the words of the
     abstracts were tokenized afresh each time (the tokenizer ran at ~390k words/s instead of
-    ~490k for ``spacy.blank("en")``). Setting ``rules`` is spaCy's public way to empty the
-    cache; the rules are the same, so is every tokenization.
+    ~490k for ``spacy.blank("en")``). A new ``Tokenizer`` with the same vocabulary, special
+    cases, searches and heuristics tokenizes every text the same way, from an empty cache.
+
+    It is made once, here, with every search in its constructor: each of spaCy's setters
+    (``tok.suffix_search = ...``, ``tok.rules = ...``) reloads the ~1,800 English special
+    cases (~0.05 s each; four of them were ~0.2 s of ``make_nlp``). The components were built
+    with spaCy's own searches, which give the same tokens. A tokenizer of another class (a
+    trained pipeline's may be one) gets the searches and the reset through those setters.
     """
-    tok = getattr(nlp.tokenizer, "tokenizer", nlp.tokenizer)  # inside TextKeepingTokenizer
+    keeper = nlp.tokenizer
+    tok = getattr(keeper, "tokenizer", keeper)  # inside TextKeepingTokenizer
     if not isinstance(tok, Tokenizer):
         return
-    tok.rules = tok.rules
-    tok.max_cache_size = max(tok.max_cache_size, size)
+    fast = _fast_searches(tok)
+    cache_size = max(tok.max_cache_size, size)
+    if type(tok) is Tokenizer:
+        kw: dict[str, Any] = {
+            "rules": tok.rules, "prefix_search": tok.prefix_search, "suffix_search": tok.suffix_search,
+            "infix_finditer": tok.infix_finditer, "token_match": tok.token_match, "url_match": tok.url_match,
+            "faster_heuristics": tok.faster_heuristics}
+        kw.update(fast)
+        new = Tokenizer(tok.vocab, max_cache_size=cache_size, **kw)
+        if keeper is tok:
+            nlp.tokenizer = new
+        else:
+            keeper.tokenizer = new  # the wrapper the components hold
+        return
+    for name, value in fast.items():
+        setattr(tok, name, value)
+    tok.rules = tok.rules  # spaCy's public way to empty the cache: the same rules, the same tokens
+    tok.max_cache_size = cache_size
 
 
 def _join(record: Record) -> tuple[str, int]:
