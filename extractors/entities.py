@@ -79,7 +79,15 @@ one common word, nor "X, a standard technique": someone else's). A name may foll
 after a dash ("a ... dataset - 3D-MoIT", "a new dataset – FEEDBACK COLLECTION –"), a colon list may
 follow a second verb ("We collected and annotated two ... datasets: A and B") and end in a
 participle clause, "we collected" is a proposal verb, and a coined name may start with a digit
-prefix ("2D-Shapley", "3D-MoLM"; not "3D" or "2D-space").
+prefix ("2D-Shapley", "3D-MoLM"; not "3D" or "2D-space"). Round 9: "we build on/upon X" is no
+proposal; an emphasised Latin phrase ("*a posteriori*") or description ("a *novel ... algorithm*") and a
+named phenomenon ("The Reversal Curse", "... Paradox") are no names; a version, year or size after a
+known benchmark is in its name ("MS COCO 2014-30k", "ImageNet 32x32", "WMT'21") and a split suffix is
+not ("miniF2F-test" is a mention of miniF2F); a Title-Case long form or a name right after "a novel",
+"a new" or "the proposed" is the paper's own ("via a novel ... Pyramid Fusion network", "the proposed
+SHB-DW algorithm"; not the kind in "ALAM, a novel ACT framework"), and so is a definition followed by
+", a new/novel ..." ("the Open License Corpus (OLC), a new corpus we curate") or introduced as "a
+framework / the mechanism of X (ABC)".
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -315,6 +323,16 @@ _BENCH_VERSION = re.compile(
     r" (?:(?:19|20)\d\d(?:-\d+[kK])?|\d{2,3}x\d{2,3}|v\d+(?:\.\d+)?)(?![\w'-]|\.\d)"
     r"| [1-9](?=\s*[,;)]|\s+(?:and|or)\s|\s+(?:[a-z]+\s+)?(?:benchmarks?|datasets?|splits?)\b)")
 _WORD_BEFORE_APOSTROPHE = re.compile(r"(?<![\w'-])[A-Z][\w-]*$")
+# "a novel", "a new", "our proposed" right before a long form (a few modifiers may come between)
+_NOVEL_BEFORE = re.compile(r"\b(?:[Aa]n?|[Oo]ur|[Tt]he)\s+(?:(?:first|brand)\s+)?(?P<novel>novel|new|proposed)\b"
+                           r"(?:,?\s+[\w-]+){0,4}?,?\s+$")
+# "we introduce a framework of / the concept of / the mechanism of X (ABC)": X is what is introduced
+# (not "the concept of": a concept is as often a problem class, "the novel concept of Graphex MFGs")
+_KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(?:framework|mechanism|family|class)"
+                          r"\s+of\s+(?:the\s+)?")
+# "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
+_NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
+_APPOS_BEFORE = re.compile(r"(?:,|--|—|–|:)\s*$")
 # a split suffix after a known benchmark: a mention of the benchmark ("miniF2F-test")
 _SPLIT_SUFFIX = re.compile(r"-(?:test|valid|val|validation|dev|train)")
 # one or two capitalised plain words right before a known name (and the word after it)
@@ -1148,6 +1166,18 @@ class EntityRecognizer:
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
+            if not proposed and pe is not None and d.long_start - pe <= 80 \
+                    and _KIND_OF_GAP.fullmatch(_strip_markup(text[pe:d.long_start])):
+                proposed = True  # "we introduce a framework of fairness regularization terms (FRT)"
+            if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
+                proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
+            if not proposed and title_case and not _FIELD_END.search(d.long) and not _NOT_METHOD_LONG.search(d.long) \
+                    and ("novel" in text or "new" in text or "proposed" in text):
+                # "fitted with a novel Multi-Window Multi-Head Attention (MW-MHA) module", "is achieved
+                # by a novel SubEquivariant Transformer (SET)": a novel thing the paper names is its own (a
+                # lower-case long form is a kind: "a new random feature (RF) mechanism")
+                nm = _NOVEL_BEFORE.search(text, max(0, d.long_start - 70), d.long_start)
+                proposed = nm is not None and _only_modifiers(_strip_markup(text[nm.end("novel"):d.long_start]))
             named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None \
                 or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
             if not named and text.startswith(")}", d.short_end):  # "{\\sc X (ABC)} is proposed"
@@ -1866,6 +1896,21 @@ class EntityRecognizer:
             i["labels"][c.label] = max(i["labels"][c.label], c.priority + 2)
             if c.canonical and not i["canonical"]:
                 i["canonical"] = c.canonical
+        # a name right after "a novel", "a new", "the proposed" (a few modifiers between) is the
+        # paper's own: "via a novel multi-scale foreground-aware Pyramid Fusion network", "the proposed
+        # HT-perceptron layer", "on a proposed Minecraft SkillForge benchmark"
+        if "novel" in text or "new" in text or "proposed" in text:
+            for c in accepted:
+                if c.role != USED or c.rule in ("gazetteer", "abbreviation") or c.start < 4:
+                    continue
+                nm = _NOVEL_BEFORE.search(text, max(0, c.start - 70), c.start)
+                if nm is None or not _only_modifiers(text[nm.end("novel"):c.start]) \
+                        or text[nm.start()] in "Aa" and _APPOS_BEFORE.search(text, max(0, nm.start() - 4), nm.start()):
+                    continue  # ("ALAM, a novel ACT framework": the appositive's modifier is the kind, ALAM the name)
+                surface = _strip_markup(text[c.start:c.end])
+                if not self.is_name(surface) or self.gazetteer.lookup(surface) is not None or "-to-" in surface:
+                    continue  # ("a new NL-to-program benchmark": a task shape, not a name)
+                info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed
         typed: set[str] = set()

@@ -3,7 +3,8 @@
 1. names the rules made of words that are no name: "we build on X", a long form reaching back
    past the name, emphasised Latin phrases and descriptions, "A*", a named phenomenon, and
    "(Long Form, short LF)";
-2. a version, year or size after a known benchmark ("MS COCO 2014-30k", "WMT'21"), and split
+2. the paper's own names found with role ``used``: "a novel X (ABC)", "the proposed X algorithm";
+3. a version, year or size after a known benchmark ("MS COCO 2014-30k", "WMT'21"), and split
    suffixes ("miniF2F-test") as mentions of the benchmark.
 
 Every abstract here is invented for the test.
@@ -93,6 +94,68 @@ def test_a_definition_with_short_inside_the_parentheses() -> None:
     text = ("We propose a novel structural encoding based on discrete Ricci curvature (Local Curvature "
             "Profiles, short LCP) and show that it outperforms existing encodings.")
     assert _defs(text) == {("LCP", "Local Curvature Profiles")}
+
+
+# ----------------------------------------------------------------------------- 2. roles
+@pytest.mark.parametrize("text, name", [
+    ("In this work, we propose a Multi-Window Masked Autoencoder fitted with a novel Multi-Window "
+     "Multi-Head Attention (MW-MHA) module that models local-global interactions.",
+     "Multi-Window Multi-Head Attention"),
+    ("Exploration is improved. This goal is achieved by a novel SubEquivariant Transformer (SET) that "
+     "permits message exchange.", "SubEquivariant Transformer"),
+    ("We further integrate our blocks into a residual network and build a new Predictive Reasoning "
+     "Network (PredRNet). PredRNet is accurate.", "Predictive Reasoning Network"),
+])
+def test_a_novel_name_defined_by_the_paper_is_its_own(found_in, text: str, name: str) -> None:
+    assert ("method", "proposed", name) in found_in(text)
+
+
+@pytest.mark.parametrize("text, typ, name", [
+    ("HEAL first builds a shared feature space via a novel multi-scale foreground-aware Pyramid Fusion "
+     "network. It then aligns new agents.", "method", "Pyramid Fusion"),
+    ("Numerical results demonstrate the effectiveness of the proposed SHB-DW algorithm on two tasks.",
+     "method", "SHB-DW"),
+    ("We evaluate our agent against human players on a proposed Minecraft SkillForge benchmark.",
+     "benchmark", "Minecraft SkillForge"),
+])
+def test_a_name_after_novel_or_proposed_is_the_papers_own(found_in, text: str, typ: str, name: str) -> None:
+    assert (typ, "proposed", name) in found_in(text)
+
+
+@pytest.mark.parametrize("text, typ, name", [
+    # an appositive saying the defined thing is new
+    ("SILO is built by training a language model on the Open Licence Collection (OLC), a new corpus we "
+     "curate with public domain text.", "benchmark", "Open Licence Collection"),
+    # "a framework / the mechanism of X (ABC)" after the proposal verb
+    ("We introduce a framework of fairness regularization terms (FRT) which quantify bias as modular "
+     "objectives.", "method", "fairness regularization terms"),
+])
+def test_a_definition_the_sentence_calls_new_is_the_papers_own(found_in, text: str, typ: str, name: str) -> None:
+    assert (typ, "proposed", name) in found_in(text)
+
+
+def test_a_concept_introduced_is_not_a_method(found_in) -> None:
+    text = ("Thus, we introduce the novel concept of Graphex Mean Field Games (GXMFGs) which builds on "
+            "graphexes.")
+    assert not {n for t, r, n in found_in(text) if r == "proposed"}
+
+
+def test_the_kind_in_a_novel_appositive_is_not_the_papers_name(found_in) -> None:
+    text = ("Activation-Compressed Training (ACT) schemes save memory. In this paper, we introduce ALAM, a "
+            "novel ACT framework that uses average quantization.")
+    assert not {n for t, r, n in found_in(text) if r == "proposed" and n != "ALAM"}
+
+
+@pytest.mark.parametrize("text, name", [
+    # a lower-case long form after "a new" is the kind of the new thing, not its name
+    ("We present Simplex Random Features (SimRFs), a new random feature (RF) mechanism for kernels.",
+     "random feature"),
+    # a field after "a new approach combining"
+    ("We propose a new approach combining sampling and Reinforcement Learning (RL) for ranking.",
+     "Reinforcement Learning"),
+])
+def test_a_kind_or_a_field_after_novel_is_not_proposed(found_in, text: str, name: str) -> None:
+    assert not {(t, r) for t, r, n in found_in(text) if n == name and r == "proposed"}
 
 
 # ----------------------------------------------------------------------------- 3. benchmark versions
