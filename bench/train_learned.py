@@ -29,6 +29,17 @@ Data
   (:func:`cv_phrase`) and the development gold is better in method+benchmark F1, proposed-name F1
   and the objective by that margin (:func:`choose_phrase`, :func:`main`); otherwise it ships off
   (threshold 1.01), trained, for measuring.
+- **Used-name filter** (keep or drop each ``used`` name the rules and the gazetteer give,
+  :func:`extractors.learned.used_features`): a binary model, labelled ``keep`` when the name
+  matches an annotated entity of its type. **No leakage**: the gazetteer holds names mined from
+  every silver batch, so each fold's examples are computed with a gazetteer built from the other
+  folds' batches only (:func:`fold_gazetteers`, as ``bench/silver_cv.py`` builds them; a fresh
+  process per fold, :func:`used_fold_examples`); the model is trained on those out-of-fold
+  examples. Its cut-off is chosen out of fold with the whole pipeline on the silver folds
+  (:func:`cv_used`, :data:`USED_GRID`; the fold's gazetteer and a filter trained on the other
+  folds) and kept only when F1 gains :data:`USED_MIN_GAIN` with better precision and proposed P/R
+  not worse, and the development gold is better too (:func:`choose_used`); otherwise it ships
+  off (threshold 0), trained, for measuring. ``--used-only`` retrains just this part.
 - **Transfer** (:func:`transfer`): the component trained on some batches and scored with the whole
   pipeline on others (batches 01-60 are ICLR 2024 / ICML 2023, 61-80 other venues).
 - ``--cv-gold``: leave-one-split-out cross-validation over the development gold splits instead
@@ -45,6 +56,7 @@ Usage::
     python bench/train_learned.py --cv-gold       # cross-validation over the gold dev splits (figures only)
     python bench/train_learned.py --no-extend     # no extension model
     python bench/train_learned.py --no-phrase     # no descriptive phrase model
+    python bench/train_learned.py --used-only --silver-cache /tmp/silver.pkl   # only the used-name filter
 
 The shipped model is written by the first command (deterministic: same batches and gazetteer,
 same model).
@@ -461,10 +473,11 @@ def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int
 
 
 def _with(model: L.Model, *, extend: L.Model | None = None, thresholds: dict[str, float] | None = None,
-          phrase: L.Model | None = None) -> L.Model:
+          phrase: L.Model | None = None, used: L.Model | None = None) -> L.Model:
     return L.Model(model.features, model.classes, model.weights,
                    dict(model.thresholds if thresholds is None else thresholds), model.meta,
-                   model.extend if extend is None else extend, model.phrase if phrase is None else phrase)
+                   model.extend if extend is None else extend, model.phrase if phrase is None else phrase,
+                   model.used if used is None else used)
 
 
 def _set_model(nlp: Any, model: L.Model, *, change_rules: bool = False) -> None:
@@ -672,6 +685,263 @@ def choose_phrase(silver: list[dict[str, Any]], phr_exs: Examples, main: L.Model
     return L.Model(phr.features, phr.classes, phr.weights, {L.PHRASE: chosen}, dict(phr.meta, **meta))
 
 
+# ----------------------------------------------------------------------------- the used-name filter
+#: Cut-offs tried for the used-name filter (a used name is dropped when ``P(keep)`` is below);
+#: 0.0 is off.
+USED_GRID = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+#: The least gain of method+benchmark F1 the used-name filter must bring out of fold on the silver
+#: batches to ship on (as :data:`PHRASE_MIN_GAIN`): the ninth-session filter gained 0.0000-0.0003
+#: at every cut-off (about as many right names dropped as wrong ones), which is no evidence.
+USED_MIN_GAIN = 0.001
+
+
+def _used_label(cand: L.Candidate, text: str, gold: dict[str, Any]) -> str:
+    """``keep`` when the used name matches an annotated entity of its type (any role), as the
+    evaluation matches; ``drop`` otherwise (an entity of the other type is a false positive too)."""
+    keys = {match_key(cand.short)} | ({match_key(cand.long)} if cand.long else set())
+    keys |= {match_key(text[s:e]) for s, e in cand.occurrences}
+    keys.discard("")
+    etype = (cand.rule_class or "method/used").split("/")[0]
+    for ent in gold["entities"]:
+        if ent["type"] == etype and E._keys([ent["name"], *ent.get("aliases", ()),
+                                             *(m["text"] for m in ent["mentions"])]) & keys:
+            return "keep"
+    return "drop"
+
+
+def used_examples(golds: list[dict[str, Any]]) -> Examples:
+    """(features, ``keep``/``drop``, ``used <id> <name>``) of every used name the rules and the
+    gazetteer give in the annotated abstracts ``golds`` (the pipeline without ``paperkg_learned``,
+    with the gazetteer :func:`extractors.gazetteer.load_gazetteer` loads)."""
+    nlp = _rules_nlp()
+    gaz = load_gazetteer()
+    records = E._load_records(golds)
+    texts = [_join(r)[0] for r in records]
+    out = []
+    for g, text, doc in zip(golds, texts, nlp.pipe(texts, batch_size=64)):
+        for c, f in L.featurize_used(doc, gaz):
+            out.append((f, _used_label(c, text, g), f"used {g['id']} {c.name!r}"))
+    return out
+
+
+def train_used(exs: Examples, *, l2: float = 1.0) -> L.Model:
+    """The used-name filter of ``exs`` (binary logistic regression, classes ``drop``/``keep``;
+    threshold 0: off)."""
+    from scipy.sparse import csr_matrix
+
+    names = vocabulary([f for f, _, _ in exs], fixed=L.USED_FIXED_FEATURES, prefixes=L.USED_WORD_PREFIXES)
+    idx = {n: i for i, n in enumerate(names)}
+    rows, cols, vals = [], [], []
+    for r, (f, _, _) in enumerate(exs):
+        for key, v in f.items():
+            if key in idx:
+                rows.append(r)
+                cols.append(idx[key])
+                vals.append(v)
+    X = csr_matrix((vals, (rows, cols)), shape=(len(exs), len(names)))
+    y = np.array([L.USED_CLASSES.index(lab) for _, lab, _ in exs])
+    W = fit(X, y, 2, l2=l2)
+    counts = Counter(lab for _, lab, _ in exs)
+    return L.Model(tuple(names), L.USED_CLASSES, tuple(tuple(float(w) for w in row) for row in W),
+                   {L.USED_FILTER: 0.0}, {"trained_on": len(exs), "labels": dict(sorted(counts.items())), "l2": l2})
+
+
+def _used_worker(gazetteer: str, golds_path: str, out_path: str, model_path: str | None, grid: str) -> None:
+    """In a fresh process: with the gazetteer at ``gazetteer``, the used examples of the pickled
+    annotated abstracts, and (with ``model_path``) the whole pipeline's counts with the used
+    filter of that model at each threshold of ``grid`` (comma-separated; 0: off); JSON to ``out_path``."""
+    import pickle
+
+    import extractors.gazetteer as gz
+
+    gz.GAZETTEER_PATH = Path(gazetteer)
+    gz.load_gazetteer.cache_clear()
+    golds = pickle.loads(Path(golds_path).read_bytes())
+    res: dict[str, Any] = {}
+    if model_path is None:
+        res["examples"] = used_examples(golds)
+    else:
+        used = L.Model.from_data(json.loads(Path(model_path).read_text(encoding="utf-8")), L.USED_CLASSES)
+        nlp = make_nlp()
+        main = L.load_model()
+        res["counts"] = {}
+        for t in (float(x) for x in grid.split(",")):
+            model = L.Model(main.features, main.classes, main.weights, main.thresholds, main.meta, main.extend,
+                            main.phrase, L.Model(used.features, used.classes, used.weights, {L.USED_FILTER: t},
+                                                 used.meta))
+            comp = nlp.get_pipe("paperkg_learned")
+            comp.model = model
+            comp.filter_used = t > 0.0
+            res["counts"][str(t)] = pipeline_counts(golds, nlp)
+    Path(out_path).write_text(json.dumps(res), encoding="utf-8")
+
+
+def _run_worker(tmp: Path, gazetteer: Path, golds: list[dict[str, Any]], tag: str, *,
+                model: L.Model | None = None, grid: tuple[float, ...] = ()) -> dict[str, Any]:
+    import pickle
+    import subprocess
+
+    gp = tmp / f"golds-{tag}.pkl"
+    gp.write_bytes(pickle.dumps(golds))
+    out = tmp / f"out-{tag}.json"
+    cmd = [sys.executable, __file__, "--used-worker", str(gazetteer), str(gp), str(out)]
+    if model is not None:
+        mp = tmp / f"used-{tag}.json"
+        mp.write_text(json.dumps(model.to_data()), encoding="utf-8")
+        cmd += ["--used-worker-model", str(mp), "--used-worker-grid", ",".join(map(str, grid))]
+    subprocess.run(cmd, check=True, cwd=REPO)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def fold_gazetteers(tmp: Path, silver: Path = SILVER, folds: int = 5) -> list[Path]:
+    """One gazetteer per fold, built as ``bench/silver_cv.py`` builds them: the silver names mined
+    from the *other* folds' batches only (the shipped thresholds), so a fold's labels never reach
+    its own features (gazetteer membership, source, the silver stoplist)."""
+    from extractors import build_gazetteer
+    from extractors.build_silver import Thresholds
+
+    b_of, fold_of = batch_folds(silver, folds)
+    batches = sorted(set(b_of.values()))
+    out = []
+    for k in range(folds):
+        path = tmp / f"gazetteer-{k}.json"
+        if not path.exists():
+            data = build_gazetteer.build(silver=silver, batches=[b for b in batches if fold_of[b] != k],
+                                         thresholds=Thresholds())
+            path.write_text(json.dumps(data), encoding="utf-8")
+        out.append(path)
+    return out
+
+
+def used_fold_examples(golds: list[dict[str, Any]], tmp: Path, *, silver: Path = SILVER, folds: int = 5
+                       ) -> Examples:
+    """The used examples of every silver abstract, each fold's computed with its fold gazetteer
+    (:func:`fold_gazetteers`), in a fresh process per fold."""
+    b_of, fold_of = batch_folds(silver, folds)
+    gaz = fold_gazetteers(tmp, silver, folds)
+    out: Examples = []
+    for k in range(folds):
+        part = [g for g in golds if fold_of[b_of[g["id"]]] == k]
+        out += [tuple(x) for x in _run_worker(tmp, gaz[k], part, f"ex{k}")["examples"]]  # type: ignore[misc]
+    return out
+
+
+def cv_used_probabilities(exs: Examples, *, silver: Path = SILVER, folds: int = 5, l2: float = 1.0
+                          ) -> list[tuple[str, list[float], str]]:
+    """Out-of-fold ``(label, probabilities, description)`` of the used examples (folds by batch)."""
+    b_of, fold_of = batch_folds(silver, folds)
+    pooled = []
+    for k in range(folds):
+        model = train_used([x for x in exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2)
+        pooled += [(lab, model.probabilities(f), d) for f, lab, d in exs if fold_of[b_of[d.split()[1]]] == k]
+    return pooled
+
+
+def simulate_used(pooled: list[tuple[str, list[float], str]], threshold: float) -> tuple[int, int, int]:
+    """(tp, fp, fn) changes of dropping every used name with ``P(keep)`` below ``threshold``: a
+    dropped ``keep`` name is a true positive lost (a miss more), a dropped ``drop`` name a false
+    positive gone."""
+    lost = sum(1 for lab, p, _ in pooled if p[1] < threshold and lab == "keep")
+    gone = sum(1 for lab, p, _ in pooled if p[1] < threshold and lab == "drop")
+    return -lost, -gone, lost
+
+
+def cv_used(golds: list[dict[str, Any]], exs: Examples, tmp: Path, *, silver: Path = SILVER, folds: int = 5,
+            l2: float = 1.0, grid: tuple[float, ...] = USED_GRID) -> dict[float, dict[str, list[int]]]:
+    """Out-of-fold figures of the used-name filter with the whole pipeline: per fold, the filter
+    trained on the other folds' examples, the fold's abstracts extracted with the fold's gazetteer
+    (:func:`fold_gazetteers`) at each threshold of ``grid`` and off (0.0). Returns threshold ->
+    summed counts. The rest of ``paperkg_learned`` is the shipped model's in every run (trained
+    on every batch: the same in every setting, so the differences are the filter's)."""
+    b_of, fold_of = batch_folds(silver, folds)
+    gaz = fold_gazetteers(tmp, silver, folds)
+    totals: dict[float, dict[str, list[int]]] = {}
+    for k in range(folds):
+        model = train_used([x for x in exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2)
+        part = [g for g in golds if fold_of[b_of[g["id"]]] == k]
+        res = _run_worker(tmp, gaz[k], part, f"cv{k}", model=model, grid=(0.0, *grid))
+        for t, counts in res["counts"].items():
+            _accumulate(totals, float(t), counts)
+    return totals
+
+
+def _load_silver_cached(silver: Path, cache: Path | None) -> list[dict[str, Any]]:
+    """:func:`load_silver`, read from / written to the pickle ``cache`` when one is given."""
+    import pickle
+
+    if cache is not None and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    golds = load_silver(silver)
+    if cache is not None:
+        cache.write_bytes(pickle.dumps(golds))
+    return golds
+
+
+def _counts_line(label: str, c: dict[str, list[int]]) -> str:
+    return _line(label, {k: E._prf(*v) for k, v in c.items()}) + f" tp/fp/fn {c['all']}"
+
+
+def choose_used(silver: list[dict[str, Any]], args: argparse.Namespace, *, main: L.Model | None = None) -> L.Model:
+    """The used-name filter trained on every silver used example (features from the fold
+    gazetteers, :func:`used_fold_examples`), with the threshold of :data:`USED_GRID` that gives the
+    best out-of-fold method+benchmark F1 with the whole pipeline (:func:`cv_used`), kept only when
+    that is better than off in F1 (by :data:`USED_MIN_GAIN`) *and* precision with proposed-name P/R
+    not worse, and the development gold is better too (F1 and precision, proposed P/R not worse) (scored with ``main``, default the shipped model, plus the filter);
+    otherwise threshold 0 (off), trained, for measuring."""
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        exs = used_fold_examples(silver, tmp, silver=args.silver)
+        print(f"used names: {len(exs)}, {dict(Counter(lab for _, lab, _ in exs))}")
+        pooled = cv_used_probabilities(exs, silver=args.silver, l2=args.l2)
+        for t in USED_GRID:
+            print(f"silver CV (simulated), drop P(keep) < {t}: tp/fp/fn change {simulate_used(pooled, t)}")
+        totals = cv_used(silver, exs, tmp, silver=args.silver, l2=args.l2)
+        for t, c in sorted(totals.items()):
+            print(_counts_line(f"silver CV (pipeline), used filter {t}", c))
+        figures = {t: {k: E._prf(*c[k]) for k in c} for t, c in totals.items()}
+        off = figures[0.0]
+
+        def better(f: dict[str, Any], base: dict[str, Any], gain: float = 1e-9) -> bool:
+            return (f["all"]["f1"] >= base["all"]["f1"] + gain and f["all"]["precision"] > base["all"]["precision"]
+                    and f["proposed"]["precision"] >= base["proposed"]["precision"] - 1e-9
+                    and f["proposed"]["recall"] >= base["proposed"]["recall"] - 1e-9)
+
+        best = max(USED_GRID, key=lambda t: (figures[t]["all"]["f1"], -t))
+        chosen = best if better(figures[best], off, USED_MIN_GAIN) else 0.0
+        used = train_used(exs, l2=args.l2)
+        meta = dict(used.meta, silver_cv={str(t): {k: c[k] for k in ("all", "proposed")} for t, c in totals.items()},
+                    best_threshold=best)
+        base = main or L.load_model()
+        tmp_model = tmp / "model.json"
+        dev_off = _score(_with(base, used=_with_th(used, 0.0)), args.dev, tmp_model)
+        print(_line("dev used filter off", dev_off), f"tp/fp/fn {_tpfpfn(dev_off)}")
+        meta["dev"] = {"0.0": _tpfpfn(dev_off)}
+        for t in USED_GRID:  # figures for the report; only the silver choice is checked
+            dev_t = _score(_with(base, used=_with_th(used, t)), args.dev, tmp_model)
+            print(_line(f"dev used filter {t}", dev_t), f"tp/fp/fn {_tpfpfn(dev_t)}")
+            meta["dev"][str(t)] = _tpfpfn(dev_t)
+            if t == best:
+                dev_on = dev_t
+        if chosen and not better(dev_on, dev_off):
+            print("used filter off: not better on the development gold")
+            chosen = 0.0
+        elif not chosen:
+            print(f"used filter off: out of fold on the silver batches F1 gains less than {USED_MIN_GAIN} "
+                  "or precision or proposed P/R is not better")
+        L.MODEL_PATH = L.DATA / "learned_model.json"
+        L.load_model.cache_clear()
+    print(f"used filter threshold: {chosen}")
+    return L.Model(used.features, used.classes, used.weights, {L.USED_FILTER: chosen}, meta)
+
+
+def _with_th(used: L.Model, t: float) -> L.Model:
+    return L.Model(used.features, used.classes, used.weights, {L.USED_FILTER: t}, used.meta)
+
+
+def _tpfpfn(s: dict[str, Any]) -> list[int]:
+    return [s["all"]["tp"], s["all"]["fp"], s["all"]["fn"]]
+
+
 UNLABELED = ("icml2019", "neurips2018", "ijcai2024", "colm2024", "colm2025")
 
 
@@ -741,10 +1011,21 @@ def main(argv: list[str] | None = None) -> int:
                          "by scoring the dev gold with the whole pipeline")
     ap.add_argument("--show", type=int, default=0, metavar="N",
                     help="print the N most confident non-none predictions on the dev gold candidates")
+    ap.add_argument("--no-used", action="store_true", help="train no used-name filter")
+    ap.add_argument("--used-only", action="store_true",
+                    help="retrain only the used-name filter; the shipped model's other parts are kept")
+    ap.add_argument("--silver-cache", type=Path, default=None,
+                    help="pickle of the parsed silver batches (made on first use; delete it when they change)")
+    ap.add_argument("--used-worker", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--used-worker-model", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--used-worker-grid", default="0.0", help=argparse.SUPPRESS)
     ap.add_argument("--unlabeled", type=int, metavar="N",
                     help="run the shipped model on the unlabeled abstracts (with and without the "
                          "component), print the counts and N random changes, and exit")
     args = ap.parse_args(argv)
+    if args.used_worker:
+        _used_worker(*args.used_worker, args.used_worker_model, args.used_worker_grid)
+        return 0
     if args.unlabeled is not None:
         r = unlabeled_changes(sample=args.unlabeled)
         print(f"{r['abstracts']} unlabeled abstracts: {r['counts']}")
@@ -758,7 +1039,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.cv_gold:
         cv_gold()
         return 0
-    silver = load_silver(args.silver)
+    silver = _load_silver_cached(args.silver, args.silver_cache)
+    if args.used_only:
+        model = _with(L.load_model(), used=choose_used(silver, args))
+        if not args.no_write:
+            args.out.write_text(json.dumps(model.to_data(), indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {args.out}")
+        return 0
     exs, ext_exs, phr_exs = all_examples(silver)
     if args.transfer:
         first = {f"batch{i:02d}" for i in range(1, 61)}
@@ -815,6 +1102,8 @@ def main(argv: list[str] | None = None) -> int:
                         phr = _with(phr, thresholds={L.PHRASE: 1.01})
                 model = _with(model, phrase=phr)
                 print(f"phrase threshold: {phr.thresholds[L.PHRASE]}")
+        if not args.no_used:
+            model = _with(model, used=choose_used(silver, args, main=model))
         L.MODEL_PATH = L.DATA / "learned_model.json"
         L.load_model.cache_clear()
     else:

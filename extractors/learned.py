@@ -58,6 +58,24 @@ The component ``paperkg_learned`` runs after ``paperkg_entities`` and
    no two overlapping. The training script ships the threshold only when it is better out of
    fold on the silver batches *and* on the development gold.
 
+6. **filters used names** by their context: every name the rules or the gazetteer give with role
+   ``used`` everywhere in the paper (:func:`used_candidates`, one per canonical name, the
+   gazetteer's names included) is a candidate of a fourth, binary model (``Model.used``, classes
+   :data:`USED_CLASSES`) over :func:`used_features`: who found it (the rules, the gazetteer entry's
+   source, an entry of the other type), its shape (capitals, digits, one common English word,
+   words, a plural), its head noun and its name (word identities), repetition, title and position,
+   and what surrounds its occurrences: comparison and baseline cues ("outperforms", "than X",
+   "baselines"), examples ("e.g.", "such as", "including"), use ("use/apply/build on/with"),
+   study ("we analyze", "the dynamics of"), evaluation ("on X"), existing-work adjectives, a list
+   with other names, parentheses, an acronym definition, a modifier use ("ReLU networks",
+   "Transformer-based"), the authors' and proposal cues of its sentence, a proposed name nearby.
+   Where ``P(keep)`` is below ``thresholds["keep"]`` every span of the name is dropped. The
+   training script builds the examples of each silver fold with a gazetteer mined from the other
+   folds only (no fold's labels reach its own features) and ships the threshold only when it is
+   better out of fold on the silver batches *and* on the development gold; the ninth session's
+   filter ships off (threshold 0): at every cut-off it dropped about as many right names as wrong
+   ones, on both. With it off no feature is computed, so it costs nothing.
+
 Two more decisions are measured but off by default (component config): ``add_used`` adds
 untyped names as ``used`` (neutral on the development gold), and ``change_rules`` lets the model
 change the class of a name the rules typed, or drop it, when it is confident (better on the silver
@@ -1514,6 +1532,312 @@ def _choose_phrases(model: Model, predicted: list[tuple[Phrase, list[float]]], t
     return out
 
 
+# ----------------------------------------------------------------------------- the used-name filter
+#: The used-name filter's classes (:attr:`Model.used`): drop the name, or keep it.
+USED_CLASSES = ("drop", "keep")
+#: The used-name filter's threshold key: a used name is dropped when ``P(keep)`` is below it
+#: (0: off).
+USED_FILTER = "keep"
+#: Most occurrences of a used name whose neighbourhood is read.
+_UF_MAX_OCC = 6
+#: Cue words around a used name, by kind (looked up word by word in the 6 words before / 4 after).
+_UF_BEFORE: dict[str, str] = {}
+for _kind, _words in (
+        ("cmp", ("than", "outperform", "outperforms", "outperforming", "outperformed", "surpass", "surpasses",
+                 "surpassing", "beats", "beat", "versus", "vs", "against", "compared", "compare", "comparing",
+                 "comparison", "comparisons", "baseline", "baselines", "over", "competitive", "relative")),
+        ("example", ("e", "g", "eg", "including", "include", "includes", "like", "such", "instance", "example")),
+        ("use", ("use", "uses", "using", "used", "apply", "applies", "applying", "applied", "employ", "employs",
+                 "employing", "employed", "leverage", "leverages", "leveraging", "adopt", "adopts", "adopting",
+                 "adopted", "via", "with", "through", "build", "builds", "built", "building", "based", "upon",
+                 "extend", "extends", "extending", "combine", "combines", "combining", "integrate", "integrates",
+                 "train", "trains", "trained", "training", "fine-tune", "fine-tuned", "finetune", "finetuned",
+                 "initialize", "initialized", "backbone", "backbones", "plug", "replace", "replacing")),
+        ("study", ("study", "studies", "studied", "analyze", "analyzes", "analyse", "analysis", "analyzing",
+                   "understand", "understanding", "investigate", "investigates", "investigating", "theory",
+                   "theoretical", "explain", "explains", "examine", "examines", "characterize", "interpret",
+                   "behavior", "behaviour", "dynamics", "convergence", "properties", "success", "limitations")),
+        ("eval", ("on", "across", "evaluate", "evaluated", "evaluating", "evaluation", "experiments", "benchmark",
+                  "benchmarks", "dataset", "datasets", "tasks", "results")),
+        ("of", ("of", "for", "to", "in", "from", "by")),
+        ("det", ("the", "a", "an")),
+        ("our", ("our", "we", "this", "here")),
+        ("known", ("existing", "previous", "prior", "popular", "standard", "classic", "classical", "conventional",
+                   "well-known", "widely", "commonly", "state-of-the-art", "sota", "traditional", "vanilla",
+                   "original", "recent", "strong", "common", "typical", "representative", "mainstream",
+                   "established", "famous", "celebrated", "seminal", "prominent", "leading"))):
+    for _w in _words:
+        _UF_BEFORE.setdefault(_w, _kind)
+_UF_AFTER = {w: k for w, k in _UF_BEFORE.items() if k in ("cmp", "use", "eval", "study")}
+_UF_LIST_AFTER = re.compile(r"\s*(?:,|/|;)?\s*(?:and|or)?\s*$")
+_UF_WORDS = re.compile(r"[a-z][a-z'-]*")
+_UF_UPPER_WORD = re.compile(r"\b[A-Z][A-Za-z0-9-]*")
+#: The features of a used name (:func:`used_features`), in the filter model's order.
+USED_FIXED_FEATURES = (
+    "bias", "type=method", "type=benchmark", "only_gazetteer", "rules>=2", "gaz_none", "gaz_other_type",
+    "n_allcaps", "n_camel", "n_digit", "n_hyphen", "n_lower", "n_multiword", "n_titlecase", "n_lowerwords",
+    "n_len<=3", "n_len4-9", "n_len10+", "n_common", "n_plural", "n_forms>=2", "defined", "acronym_form",
+    *("headcls=" + c for c in ("method", "benchmark", "none", "field")),
+    "log_count", "count=1", "count>=3", "in_title", "title_start", "title_words", "position", "pos_first",
+    "pos_late", "first_sentence", "last_sentence",
+    *("b_" + k for k in ("cmp", "example", "use", "study", "eval", "of", "det", "our", "known")),
+    *("a_" + k for k in ("cmp", "use", "eval", "study")),
+    "first_b_of", "first_b_det", "first_b_use", "first_b_example", "first_b_cmp",
+    "list_before", "list_after", "in_parens", "next_headcls=method", "next_headcls=benchmark",
+    "next_headcls=none", "next_headcls=field", "sent_we", "sent_propose", "sent_names>=3", "near_proposed",
+    "doc_used>=5", "doc_has_proposed", "sentence_start", "a_hyphen", "next_noun", "once_first_sentence",
+    "once_lower", "lower_next_noun",
+)
+#: Word-identity features of the filter (kept when seen often enough in training).
+USED_WORD_PREFIXES = ("name=", "rule=", "src=", "head=", "prev=", "next=")
+
+
+def used_candidates(spans: list[tuple[str, str, list[Any], int, int]], text: str, abstract_start: int
+                    ) -> list[Candidate]:
+    """One candidate per canonical name of the rules' spans whose role is ``used`` everywhere and
+    that has a mention in the abstract, every rule included (the gazetteer's names too), text order."""
+    groups: dict[str, dict[str, Any]] = {}
+    for k, label, v, s, e in spans:
+        role, canonical, rule, _offsets = v
+        g = groups.get(entity_key(canonical or text[s:e]))
+        if g is None:
+            g = groups[entity_key(canonical or text[s:e])] = {
+                "canonical": canonical or text[s:e], "label": label, "proposed": False, "rules": set(),
+                "occ": [], "keys": []}
+        if role == PROPOSED:
+            g["proposed"] = True
+        g["rules"].add(rule or "")
+        g["occ"].append((s, e))
+        g["keys"].append(k)
+    out = []
+    for g in groups.values():
+        if g["proposed"]:
+            continue
+        occ = sorted(g["occ"])
+        first = next((o for o in occ if o[0] >= abstract_start), None)
+        if first is None:
+            continue
+        surfaces = sorted({text[s:e] for s, e in occ}, key=len)
+        canonical = g["canonical"]
+        short = surfaces[0][:_MAX_NAME]
+        long = canonical if " " in canonical else (surfaces[-1] if " " in surfaces[-1] else None)
+        etype = "benchmark" if g["label"] == BENCHMARK else "method"
+        out.append(Candidate("rule", long, short, tuple(occ), first, f"{etype}/{USED}",
+                             tuple(sorted(g["rules"])), tuple(g["keys"])))
+    out.sort(key=lambda c: c.anchor)
+    return out
+
+
+def used_features(cand: Candidate, text: str, gazetteer: Gazetteer, abstract_start: int, occupied: bytearray, *,
+                  doc_used: int = 0, proposed_at: Sequence[int] = ()) -> dict[str, float]:
+    """Features of one used name the rules or the gazetteer gave: who found it (rules, gazetteer
+    source, an entry of the other type), its shape (capitals, digits, words, a common English word,
+    a plural), its head noun and name (word identities), how often and where it occurs (title,
+    position, first/last sentence), and what surrounds its occurrences in the abstract: comparison
+    and baseline cues ("outperforms", "than", "baselines"), examples ("e.g.", "such as",
+    "including"), use ("use/apply/build on/with"), study ("we analyze", "the dynamics of"),
+    evaluation ("on X"), "of/for" and a determiner right before, existing-work adjectives, another
+    name of the rules right before or after (a list), parentheses, the head noun right after, the
+    authors' and proposal cues and the number of names in its sentence, a proposed name nearby.
+
+    ``doc_used``: how many used names the document has; ``proposed_at``: the start offsets of the
+    rules' proposed names.
+    """
+    f: dict[str, float] = {"bias": 1.0, "type=" + cand.rule_class.split("/")[0]: 1.0}  # type: ignore[union-attr]
+    rules = cand.rules
+    for r in rules:
+        f["rule=" + r] = 1.0
+    if set(rules) <= _KEEP_RULES:
+        f["only_gazetteer"] = 1.0
+    if len(set(rules) - {"repeat"}) >= 2:
+        f["rules>=2"] = 1.0
+    name = cand.long or cand.short
+    key = entity_key(name)
+    f["name=" + key] = 1.0
+    entry = gazetteer.lookup(name) or (gazetteer.lookup(cand.short) if cand.long else None)
+    if entry is None:
+        f["gaz_none"] = 1.0
+    else:
+        f["src=" + entry.source] = 1.0
+        if entry.type != cand.rule_class.split("/")[0]:  # type: ignore[union-attr]
+            f["gaz_other_type"] = 1.0
+    short = cand.short
+    letters = [c for c in short if c.isalpha()]
+    if letters and all(c.isupper() for c in letters) and len(letters) >= 2:
+        f["n_allcaps"] = 1.0
+    elif _CAMEL.search(short):
+        f["n_camel"] = 1.0
+    if _DIGIT.search(name):
+        f["n_digit"] = 1.0
+    if "-" in name:
+        f["n_hyphen"] = 1.0
+    if name[:1].islower():
+        f["n_lower"] = 1.0
+    words = name.split()
+    if len(words) >= 2:
+        f["n_multiword"] = 1.0
+        content = [w for w in words if len(w) > 3]
+        if content and all(w[:1].isupper() for w in content):
+            f["n_titlecase"] = 1.0
+        elif not _HAS_UPPER.search(name):
+            f["n_lowerwords"] = 1.0
+    n = len(name)
+    f["n_len<=3" if n <= 3 else "n_len4-9" if n <= 9 else "n_len10+"] = 1.0
+    if len(words) == 1 and gazetteer.is_common_word(name):
+        f["n_common"] = 1.0
+    last = words[-1] if words else name
+    head = _plural_fold(last)
+    if head != last.lower() or (len(short) > 2 and short.endswith("s") and short[-2].isupper()):
+        f["n_plural"] = 1.0
+    if len(words) >= 2:
+        f["head=" + head] = 1.0
+        for cls, heads in _HEADS.items():
+            if head in heads:
+                f["headcls=" + cls] = 1.0
+    forms = {text[s:e] for s, e in cand.occurrences}
+    if len(forms) >= 2:
+        f["n_forms>=2"] = 1.0
+        if any(" " in x for x in forms) and any(" " not in x and x.upper() == x for x in forms):
+            f["defined"] = 1.0
+    if cand.long and short != cand.long and short.isupper():
+        f["acronym_form"] = 1.0
+    sep = abstract_start - len(_SEPARATOR)
+    in_abs = [o for o in cand.occurrences if o[0] >= abstract_start]
+    f["log_count"] = math.log1p(len(in_abs))
+    if len(in_abs) == 1:
+        f["count=1"] = 1.0
+    elif len(in_abs) >= 3:
+        f["count>=3"] = 1.0
+    if sep > 0:
+        if any(o[1] <= sep for o in cand.occurrences):
+            f["in_title"] = 1.0
+            if cand.occurrences[0][0] <= 2:
+                f["title_start"] = 1.0
+        elif len(words) >= 2:
+            tw = _title_words(text[:sep])
+            lw = [w.lower() for w in words if len(w) > 3]
+            if lw and all(w in tw for w in lw):
+                f["title_words"] = 1.0
+    s, e = in_abs[0]
+    span = max(1, len(text) - abstract_start)
+    rel = (s - abstract_start) / span
+    f["position"] = rel
+    if rel < 0.15:
+        f["pos_first"] = 1.0
+    elif rel > 0.7:
+        f["pos_late"] = 1.0
+    # the first occurrence's sentence
+    ss, se = _sentence(text, s, e, abstract_start)
+    if ss == abstract_start:
+        f["first_sentence"] = 1.0
+    if se >= len(text) - 2:
+        f["last_sentence"] = 1.0
+    if not text[ss:s].strip(" *`'\"{}$\\("):
+        f["sentence_start"] = 1.0
+    sw = _CUE_TOKEN.findall(text[ss:se].lower())
+    for w in sw:
+        g = _CUE_WORDS.get(w)
+        if g == "we":
+            f["sent_we"] = 1.0
+        elif g == "propose":
+            f["sent_propose"] = 1.0
+    if sum(1 for i in range(ss, se) if occupied[i] and not occupied[i - 1]) >= 3:
+        f["sent_names>=3"] = 1.0
+    if any(abs(p - s) < 120 for p in proposed_at):
+        f["near_proposed"] = 1.0
+    if doc_used >= 5:
+        f["doc_used>=5"] = 1.0
+    if len(in_abs) == 1:
+        if ss == abstract_start:
+            f["once_first_sentence"] = 1.0  # background, never returned to
+        if name[:1].islower():
+            f["once_lower"] = 1.0
+    if proposed_at:
+        f["doc_has_proposed"] = 1.0
+    # every abstract occurrence's neighbourhood
+    first = True
+    for s, e in in_abs[:_UF_MAX_OCC]:
+        before = text[max(abstract_start, s - 50):s]
+        before = before[before.rfind(". ") + 1:]  # this sentence only
+        bw = _UF_WORDS.findall(before.lower())[-6:]
+        for k, w in enumerate(bw):
+            g = _UF_BEFORE.get(w)
+            if g is None:
+                if w.startswith(("outperform", "surpass", "compar")):
+                    g = "cmp"
+                else:
+                    continue
+            if g in ("of", "det") and k < len(bw) - 1:
+                continue  # only right before the name
+            f["b_" + g] = 1.0
+        if first:
+            if bw:
+                f["prev=" + bw[-1]] = 1.0
+                g = _UF_BEFORE.get(bw[-1])
+                if g in ("of", "det", "use", "example", "cmp"):
+                    f["first_b_" + g] = 1.0
+        after = text[e:min(len(text), e + 40)]
+        cut = after.find(". ")
+        if cut >= 0:
+            after = after[:cut]
+        aw = _UF_WORDS.findall(after.lower())[:4]
+        for w in aw:
+            g = _UF_AFTER.get(w)
+            if g is not None:
+                f["a_" + g] = 1.0
+            elif w.startswith(("outperform", "surpass")):
+                f["a_cmp"] = 1.0
+        if after[:1] == "-":
+            f["a_hyphen"] = 1.0  # "Transformer-based", "ReLU-activated": a modifier
+        if first:
+            m = _UF_WORDS.match(after.lstrip(" -").lower())
+            if m:
+                f["next=" + m.group()] = 1.0
+                if after[:1] in " -" and m.group() not in _EXT_STOP and m.group() not in _UF_BEFORE \
+                        and not m.group().endswith(("ed", "ly")):
+                    f["next_noun"] = 1.0  # "ReLU networks", "the Transformer architecture"
+                    if "n_lower" in f:
+                        f["lower_next_noun"] = 1.0
+                nh = _plural_fold(m.group())
+                for cls, heads in _HEADS.items():
+                    if nh in heads:
+                        f["next_headcls=" + cls] = 1.0
+        # another rule name right before or after: a list ("X, Y and Z")
+        b = s - 1
+        while b > s - 7 and b > abstract_start and not occupied[b]:
+            b -= 1
+        if occupied[b] and b < s - 1 and _UF_LIST_AFTER.fullmatch(text[b + 1:s]) and text[b + 1:s].strip():
+            f["list_before"] = 1.0
+        a = e
+        while a < e + 7 and a < len(text) - 1 and not occupied[a]:
+            a += 1
+        if occupied[a] and a > e and _UF_LIST_AFTER.fullmatch(text[e:a]) and text[e:a].strip():
+            f["list_after"] = 1.0
+        if text.rfind("(", max(abstract_start, s - 60), s) > text.rfind(")", max(abstract_start, s - 60), s):
+            f["in_parens"] = 1.0
+        first = False
+    return f
+
+
+def featurize_used(doc: Doc, gazetteer: Gazetteer | None = None, *,
+                   rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
+                   ) -> list[tuple[Candidate, dict[str, float]]]:
+    """Every used name of the rules (:func:`used_candidates`) with its :func:`used_features`."""
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    if not spans:
+        return []
+    sep = text.find(_SEPARATOR)
+    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    cands = used_candidates(spans, text, abstract_start)
+    if not cands:
+        return []
+    proposed_at = [s for _k, _l, v, s, _e in spans if v[0] == PROPOSED and s >= abstract_start]
+    return [(c, used_features(c, text, gaz, abstract_start, occupied, doc_used=len(cands), proposed_at=proposed_at))
+            for c in cands]
+
+
 @dataclass(frozen=True)
 class Model:
     """A multinomial logistic regression: ``weights[class][feature]`` and per-class thresholds."""
@@ -1527,6 +1851,8 @@ class Model:
     extend: "Model | None" = None
     #: the model of the descriptive phrases (:func:`phrase_features`, threshold ``phrase``), if trained
     phrase: "Model | None" = None
+    #: the used-name filter (:func:`used_features`, classes :data:`USED_CLASSES`, threshold ``keep``), if trained
+    used: "Model | None" = None
 
     @cached_property
     def index(self) -> dict[str, int]:
@@ -1565,19 +1891,22 @@ class Model:
             data["extend"] = self.extend.to_data()
         if self.phrase is not None:
             data["phrase"] = self.phrase.to_data()
+        if self.used is not None:
+            data["used"] = self.used.to_data()
         return data
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> "Model":
+    def from_data(cls, data: dict[str, Any], expected: tuple[str, ...] = CLASSES) -> "Model":
         feats = tuple(data["features"])
         classes = tuple(data["classes"])
         weights = tuple(tuple(float(w) for w in row) for row in data["weights"])
-        if classes != CLASSES or len(weights) != len(classes) or any(len(r) != len(feats) for r in weights):
-            raise ValueError(f"learned model: classes {classes} or weight shape do not match {CLASSES}")
+        if classes != expected or len(weights) != len(classes) or any(len(r) != len(feats) for r in weights):
+            raise ValueError(f"learned model: classes {classes} or weight shape do not match {expected}")
         extend = cls.from_data(data["extend"]) if data.get("extend") else None
         phrase = cls.from_data(data["phrase"]) if data.get("phrase") else None
+        used = cls.from_data(data["used"], USED_CLASSES) if data.get("used") else None
         return cls(feats, classes, weights, {k: float(v) for k, v in data.get("thresholds", {}).items()},
-                   dict(data.get("meta") or {}), extend, phrase)
+                   dict(data.get("meta") or {}), extend, phrase, used)
 
 
 @lru_cache(maxsize=4)
@@ -1633,6 +1962,10 @@ class LearnedNames:
         Grow the rules' names where the extension model is confident (item 4 of the module
         docstring). Takes effect only when the model's extension threshold is at most 1; the
         shipped model's is 1.01 (off: not better on the development gold).
+    filter_used
+        Drop the used names the used-name filter doubts (item 6 of the module docstring). Takes
+        effect only when the model's filter threshold is above 0; the shipped filter's is 0 (off:
+        not better out of fold on the silver batches nor on the development gold).
     phrases
         Add the descriptive phrases the phrase model is confident of (item 5 of the module
         docstring). Takes effect only when the model's phrase threshold is at most 1 (see
@@ -1643,7 +1976,7 @@ class LearnedNames:
 
     def __init__(self, nlp: Language, name: str = "paperkg_learned", *, model: str | None = None,
                  gazetteer: str | None = None, add_used: bool = False, change_rules: bool = False,
-                 extend: bool = True, phrases: bool = True) -> None:
+                 extend: bool = True, phrases: bool = True, filter_used: bool = True) -> None:
         self.name = name
         self.add_used = add_used
         self.change_rules = change_rules
@@ -1653,10 +1986,12 @@ class LearnedNames:
             and self.model.extend.thresholds.get(EXTEND, 1.01) <= 1.0
         self.phrases = phrases and self.model.phrase is not None \
             and self.model.phrase.thresholds.get(PHRASE, 1.01) <= 1.0
+        self.filter_used = filter_used and self.model.used is not None \
+            and self.model.used.thresholds.get(USED_FILTER, 0.0) > 0.0
 
     def __call__(self, doc: Doc) -> Doc:
         if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.phrases
-                or ((self.change_rules or self.extend) and doc.user_data.get(INFO_KEY))):
+                or ((self.change_rules or self.extend or self.filter_used) and doc.user_data.get(INFO_KEY))):
             return doc  # nothing untyped (and the rules' names are not asked about)
         try:
             self._add(doc)
@@ -1688,15 +2023,26 @@ class LearnedNames:
             return []
         return [(p, model.probabilities(f)) for p, f in featurize_phrases(doc, self.gazetteer, rule_spans=rule_spans)]
 
+    def predict_used(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray]
+                     | None = None) -> list[tuple[Candidate, list[float]]]:
+        """Every used name of the rules with its ``(P(drop), P(keep))`` (the used-name filter)."""
+        model = self.model.used
+        if model is None:
+            return []
+        return [(c, model.probabilities(f)) for c, f in featurize_used(doc, self.gazetteer, rule_spans=rule_spans)]
+
     def _add(self, doc: Doc) -> None:
         added: list[tuple[int, int, str, str, str, str]] = []
         changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
         text = doc_text(doc)
-        if not (self.extend or self.change_rules or self.phrases
+        if not (self.extend or self.change_rules or self.phrases or self.filter_used
                 or _may_have_candidates(doc, text, self.gazetteer)):
             return  # every definition and token fails a test :func:`candidates` applies anyway
         spans = _rule_spans(doc, text)
         renames: dict[str, str] = {}
+        if self.filter_used:
+            for k in _drop_used(self.model.used, self.predict_used(doc, spans)):  # type: ignore[arg-type]
+                changed[k] = None
         if self.extend:
             grown, renames = _choose_extensions(self.model.extend, self.predict_extensions(doc, spans),  # type: ignore[arg-type]
                                                 spans[0], text)
@@ -1767,12 +2113,19 @@ class LearnedNames:
 
 
 @Language.factory("paperkg_learned", default_config={"model": None, "gazetteer": None, "add_used": False,
-                                                    "change_rules": False, "extend": True, "phrases": True},
+                                                    "change_rules": False, "extend": True, "phrases": True,
+                                                    "filter_used": True},
                   assigns=["doc.spans"])
 def make_learned(nlp: Language, name: str, model: str | None, gazetteer: str | None, add_used: bool,
-                 change_rules: bool, extend: bool, phrases: bool) -> LearnedNames:
+                 change_rules: bool, extend: bool, phrases: bool, filter_used: bool) -> LearnedNames:
     return LearnedNames(nlp, name, model=model, gazetteer=gazetteer, add_used=add_used, change_rules=change_rules,
-                        extend=extend, phrases=phrases)
+                        extend=extend, phrases=phrases, filter_used=filter_used)
+
+
+def _drop_used(model: Model, predicted: list[tuple[Candidate, list[float]]]) -> list[str]:
+    """The rule span keys of every used name whose ``P(keep)`` is below ``thresholds["keep"]``."""
+    th = model.thresholds.get(USED_FILTER, 0.0)
+    return [k for cand, probs in predicted if probs[1] < th for k in cand.span_keys]
 
 
 def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float]]],
