@@ -154,3 +154,42 @@ def test_bad_input_is_bounded_with_a_filter_that_drops_everything(tmp_path, nlp_
     doc = nlp_with(_filter_model(tmp_path / "m.json", DROP_ALL, 0.5))(text)
     for v in (doc.user_data.get(INFO_KEY) or {}).values():
         assert v[0] == "proposed"
+
+
+def _train_module():
+    import importlib.util
+
+    repo = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("train_learned", repo / "bench" / "train_learned.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_labels_match_as_the_evaluation_does():
+    train = _train_module()
+    text = "T\n\nWe use Adam and the Adam optimizer on ImageNet."
+    s = text.index("Adam")
+    cand = L.Candidate("rule", None, "Adam", ((s, s + 4),), (s, s + 4), "method/used", ("gazetteer",))
+    mention = {"start": 0, "end": 4, "text": "Adam"}
+    assert train._used_label(cand, text, {"entities": [
+        {"type": "method", "role": "used", "name": "Adam", "mentions": [mention]}]}) == "keep"
+    # an entity of the other type, or none, makes the name a false positive: drop
+    assert train._used_label(cand, text, {"entities": [
+        {"type": "benchmark", "role": "used", "name": "Adam", "mentions": [mention]}]}) == "drop"
+    assert train._used_label(cand, text, {"entities": []}) == "drop"
+
+
+def test_the_simulation_and_a_fit_on_a_separable_feature():
+    train = _train_module()
+    pooled = [("keep", [0.9, 0.1], "used a 'x'"), ("drop", [0.8, 0.2], "used b 'y'"),
+              ("drop", [0.6, 0.4], "used c 'z'"), ("keep", [0.1, 0.9], "used d 'w'")]
+    assert train.simulate_used(pooled, 0.0) == (0, 0, 0)
+    assert train.simulate_used(pooled, 0.3) == (-1, -1, 1)  # one right name lost, one wrong one gone
+    assert train.simulate_used(pooled, 0.5) == (-1, -2, 1)
+    exs = [({"bias": 1.0, "b_cmp": 1.0}, "keep", f"used k{i} 'a'") for i in range(20)]
+    exs += [({"bias": 1.0, "n_common": 1.0}, "drop", f"used d{i} 'b'") for i in range(20)]
+    model = train.train_used(exs)
+    assert model.classes == L.USED_CLASSES and model.thresholds == {L.USED_FILTER: 0.0}
+    assert model.probabilities({"bias": 1.0, "b_cmp": 1.0})[1] > 0.8
+    assert model.probabilities({"bias": 1.0, "n_common": 1.0})[1] < 0.2
