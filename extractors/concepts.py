@@ -40,7 +40,6 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from dataclasses import replace
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
@@ -50,8 +49,10 @@ from spacy.attrs import IDX
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens.underscore import Underscore
 
 from extractors.abbreviations import doc_text
+from extractors.consolidate import with_extraction
 from kg.records import Entity, Mention, Record
 from kg.schema import EntityType
 
@@ -213,6 +214,8 @@ def _display_word(word: str, text: str, start: int, title_case: bool = False) ->
     A capitalised word keeps its capital in mid-sentence, when it is not hyphenated and the
     phrase is not in title case ("Policy Optimization").
     """
+    if word.islower():  # most words; ``str.lower`` changes no character of such a string
+        return word
     rest = word[1:]
     if rest != rest.lower() and not ("-" in word and rest[:1].islower()):
         return word
@@ -260,6 +263,21 @@ def _initials_match(words: list[str], short: str) -> int:
         if content == letters:
             return k
     return 0
+
+
+def _abbreviations_of(doc: Doc) -> object:
+    """``doc._.abbreviations`` (None when no component registered it).
+
+    A plain extension attribute (no getter or method) is read straight from
+    ``doc.user_data``, where spaCy keeps it: ``doc._`` builds an accessor object per read.
+    """
+    ext = Doc.get_extension("abbreviations")
+    if ext is None:
+        return None
+    default, method, getter, _setter = ext
+    if method is None and getter is None and not isinstance(default, Underscore.mutable_types):
+        return doc.user_data.get(("._.", "abbreviations", None, None), default)
+    return doc._.abbreviations
 
 
 def _local_abbreviations(masked: str, acronyms: list[tuple[int, int, str]]) -> dict[str, str]:
@@ -337,7 +355,7 @@ class ConceptFinder:
         if not spaced.isprintable():  # every other whitespace character but " " is not printable
             spaced = _OTHER_SPACE.sub(" ", masked)
         abbr = _local_abbreviations(masked, acronyms)
-        ext = doc._.abbreviations if Doc.has_extension("abbreviations") else None
+        ext = _abbreviations_of(doc)
         if isinstance(ext, dict):
             abbr.update({k: v for k, v in ext.items() if isinstance(k, str) and isinstance(v, str)})
         bounds = None
@@ -446,10 +464,13 @@ class ConceptFinder:
             j = pos - 1
             while j > lo and spaced[j - 1] == " ":
                 j -= 1
-            if "\n" in masked[j:pos]:  # a phrase does not cross a line break (title / abstract)
+            # a phrase does not cross a line break (title / abstract); one space is the usual gap
+            if masked[j] == "\n" if j == pos - 1 else "\n" in masked[j:pos]:
                 break
             # the word ending at j: back to the previous space, at most _MAX_WORD + 1 characters
-            bound = max(lo, j - _MAX_WORD - 1)
+            bound = j - _MAX_WORD - 1
+            if bound < lo:
+                bound = lo
             k = spaced.rfind(" ", bound, j) + 1 or bound
             word = masked[k:j]
             if not _modifier_ok(word) or (k > lo and spaced[k - 1] != " "):
@@ -471,11 +492,11 @@ class ConceptFinder:
         title_case = head_text[:1].isupper()
         words: list[str] = []
         for k, word in mods:
-            long = abbr.get(word) or (abbr.get(word[:-1]) if word.endswith("s") else None)
+            long = (abbr.get(word) or (abbr.get(word[:-1]) if word.endswith("s") else None)) if abbr else None
             if long:
                 words.extend(_display_word(w, text, k, True) for w in long.split())
-            else:
-                words.append(_display_word(word, text, k, title_case))
+            else:  # _display_word's own first test, inline: most modifiers are lower-case words
+                words.append(word if word.islower() else _display_word(word, text, k, title_case))
         head = text[ws:he].lower()
         words.append(_singular(head))
         out = [(start, he, " ".join(words), RULE_HEAD)]
@@ -555,6 +576,14 @@ def _find_word(text: str, word: str) -> list[int]:
             out.append(i)
         i = text.find(word, j)
     return out
+
+
+def _choose_counted(counts: dict[str, int]) -> str:
+    """:func:`_choose_name` of the names counted in ``counts`` (each count at least 1): the
+    same answer, since no two names tie on (count, capitals kept, name)."""
+    if len(counts) == 1:
+        return next(iter(counts))
+    return max(counts, key=lambda n: (counts[n], n != n.lower(), n))
 
 
 def _choose_name(names: Iterable[str]) -> str:
@@ -690,7 +719,15 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
                     acr_long[m.text].add(ent.name)
     acr = {s: next(iter(ls)) for s, ls in acr_long.items() if len(ls) == 1}
 
+    expanded: dict[str, str] = {}  # expand()'s answers: a corpus repeats its concept names
+
     def expand(name: str) -> str:
+        out = expanded.get(name)
+        if out is None:
+            out = expanded[name] = _expand(name)
+        return out
+
+    def _expand(name: str) -> str:
         words = name.split()
         if not any(w in acr or w.rstrip("s") in acr for w in words[:-1]):
             return name
@@ -705,35 +742,44 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
         return " ".join(out)
 
     # Pass 1: per paper, concept key -> (names, mentions); corpus statistics.
+    # (plain dicts of counts, not Counters: ``Counter.__missing__`` and ``update`` are Python code)
     per_paper: list[dict[str, tuple[list[str], list[Mention], set[str]]]] = []
-    df: Counter[str] = Counter()
-    full_df: Counter[str] = Counter()
-    names: dict[str, Counter[str]] = defaultdict(Counter)
+    df: dict[str, int] = {}
+    full_df: dict[str, int] = {}
+    names: dict[str, dict[str, int]] = {}
+    concept = EntityType.CONCEPT
     for rec in records:
         mine: dict[str, tuple[list[str], list[Mention], set[str]]] = {}
         for ent in rec.entities:
-            if ent.type is not EntityType.CONCEPT:
+            if ent.type is not concept:
                 continue
             name = expand(ent.name)
             key = concept_key(name)
             if not key or key in GENERIC_KEYS or key in _HEAD_KEYS:
                 continue
-            slot = mine.setdefault(key, ([], [], set()))
+            slot = mine.get(key)
+            if slot is None:
+                slot = mine[key] = ([], [], set())
             slot[0].append(name)
             slot[1].extend(ent.mentions)
-            slot[2].update(ent.aliases)
+            if ent.aliases:
+                slot[2].update(ent.aliases)
         for key, (ns, ms, _a) in mine.items():
-            df[key] += 1
+            df[key] = df.get(key, 0) + 1
             if any(m.rule != RULE_CORE for m in ms):
-                full_df[key] += 1
-            names[key].update(ns)
+                full_df[key] = full_df.get(key, 0) + 1
+            counts = names.get(key)
+            if counts is None:
+                counts = names[key] = {}
+            for n in ns:
+                counts[n] = counts.get(n, 0) + 1
         per_paper.append(mine)
 
     def keep(key: str, mentions: list[Mention]) -> bool:
         rules = {m.rule for m in mentions}
         if rules == {RULE_CORE} and key not in known and df[key] < 2:
             return False
-        if rules == {RULE_CORE} and key not in known and full_df[key] == 0 and df[key] < 3:
+        if rules == {RULE_CORE} and key not in known and full_df.get(key, 0) == 0 and df[key] < 3:
             return False
         if df[key] >= min_papers:
             return True
@@ -741,21 +787,27 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
                     or any(m.field == "title" for m in mentions)
                     or len({(m.start, m.field) for m in mentions}) >= 2)
 
-    canonical = {key: _choose_name(c.elements()) for key, c in names.items()}
+    canonical = {key: _choose_counted(c) for key, c in names.items()}
     out: list[Record] = []
     for rec, mine in zip(records, per_paper):
+        if not mine and isinstance(rec.entities, tuple) and not any(e.type is concept for e in rec.entities):
+            out.append(rec)  # no concept to replace: the record as it is (replace() made an equal copy)
+            continue
         concepts = []
         for key, (_ns, ms, aliases) in mine.items():
             if not keep(key, ms):
                 continue
             name = canonical[key]
-            mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
+            if len(ms) == 1:  # most concepts: one mention, so nothing to de-duplicate or sort
+                mentions: tuple[Mention, ...] = (ms[0],)
+            else:
+                mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
             al = tuple(sorted((aliases | {m.text for m in mentions} | set(_ns)) - {name}))
-            concepts.append(Entity(EntityType.CONCEPT, name, None, al, mentions))
+            concepts.append(Entity(concept, name, None, al, mentions))
         concepts.sort(key=lambda e: (e.mentions[0].field != "title", e.mentions[0].start)
                       if e.mentions else (True, 0))
-        others = [e for e in rec.entities if e.type is not EntityType.CONCEPT]
-        out.append(replace(rec, entities=tuple(others + concepts)))
+        others = [e for e in rec.entities if e.type is not concept]
+        out.append(with_extraction(rec, others + concepts, rec.citations))
     return out
 
 

@@ -120,3 +120,54 @@ def test_renewed_tokenizer_keeps_spacys_rules_and_heuristics(english) -> None:
     text = "We don't use U.S. data :) or 3.5x faster's models, e.g. (FooNet) vs. BarNet's."
     for _ in range(2):  # the second time from the cache
         assert [t.text for t in make_nlp().make_doc(text)] == [t.text for t in english.make_doc(text)]
+
+
+def test_choose_counted_is_choose_name() -> None:
+    """consolidate_concepts picks a concept's name from counts: the same name _choose_name
+    picks from the spellings one by one, whatever their order."""
+    import random
+    from collections import Counter
+
+    from extractors.concepts import _choose_counted, _choose_name
+
+    rng = random.Random(9)
+    spellings = ["federated learning", "Federated Learning", "federated Learning", "FL", "Hessian estimation",
+                 "hessian estimation", "a", "A", "b"]
+    for _ in range(2000):
+        names = [rng.choice(spellings) for _ in range(rng.randint(1, 6))]
+        counts = dict(Counter(names))
+        assert _choose_counted(counts) == _choose_name(names) == _choose_name(list(reversed(names))), names
+
+
+def test_with_extraction_is_the_records_own() -> None:
+    from kg.records import Citation, Entity, Mention, Source, make_record
+    from kg.schema import EntityType, Role
+
+    from extractors.consolidate import with_extraction
+
+    rec = make_record(source=Source("x.jsonl", 3, "test"), title="FooNet", abstract="We propose FooNet.",
+                      authors=("Ada Lovelace", "Alan Turing"), year=2024, venue="ICLR",
+                      ids={"doi": "10.1/X"}, references=("W1",))
+    ents = [Entity(EntityType.METHOD, "FooNet", Role.PROPOSED, (), (Mention(11, 17, "FooNet", "r"),))]
+    cits = [Citation(("Turing",), 1950, 0, 5, "(Turing, 1950)")]
+    for e, c in ((ents, cits), ((), ()), (tuple(ents), [])):
+        got = with_extraction(rec, e, c)
+        assert got == rec.with_extraction(e, c)
+        assert type(got.entities) is tuple and type(got.citations) is tuple
+    assert with_extraction(rec, ents, cits).to_dict() == rec.with_extraction(ents, cits).to_dict()
+
+
+def test_consolidate_concepts_keeps_a_record_without_concepts() -> None:
+    from kg.records import Entity, Mention, Source, make_record
+    from kg.schema import EntityType, Role
+
+    from extractors.concepts import consolidate_concepts
+
+    rec = make_record(source=Source("x.jsonl", 1, "test"), title="T", abstract="We propose FooNet.")
+    method = Entity(EntityType.METHOD, "FooNet", Role.PROPOSED, (), (Mention(11, 17, "FooNet", "r"),))
+    concept = Entity(EntityType.CONCEPT, "federated learning", None, (), (Mention(0, 5, "x", "concept_topic"),))
+    plain = rec.with_extraction([method], [])
+    with_concept = rec.with_extraction([method, concept], [])
+    out = consolidate_concepts([plain, with_concept])
+    assert out[0] == plain
+    assert [e.name for e in out[1].entities] == ["FooNet", "federated learning"]
