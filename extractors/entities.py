@@ -1498,8 +1498,12 @@ class EntityRecognizer:
                     trimmed_name = b.name
                     entry = b
                     surface = bare
-            match_end = ce
+            match_end, match_start = ce, cs
             cs, ce = _extend_hyphenated(text, cs, ce)
+            if (cs, ce) != (match_start, match_end):
+                grown = gaz.lookup(text[cs:ce])
+                if grown is not None and grown is not entry:
+                    entry = grown  # "CNN-DailyMail" grown from "CNN" is the dataset's alias, not the network
             label = METHOD if entry.type == "method" else BENCHMARK
             if label == BENCHMARK:
                 if ce > match_end and _SPLIT_SUFFIX.fullmatch(text, match_end, ce):

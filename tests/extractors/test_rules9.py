@@ -179,9 +179,19 @@ def test_a_split_suffix_is_a_mention_of_the_benchmark(extract) -> None:
     assert len(bench) == 1 and [m.text for m in bench[0].mentions] == ["miniF2F", "miniF2F"]
 
 
+@pytest.mark.parametrize("text, typ, name", [
+    # a match grown over a hyphen into another entry's name takes that entry
+    ("We evaluate on ELI5 for long-form answers and CNN-DailyMail for summarization.", "benchmark", "CNN-DailyMail"),
+    ("We compare against CLAUDE-3-OPUS on all tasks.", "method", "CLAUDE-3-OPUS"),
+])
+def test_a_name_grown_over_a_hyphen_is_the_longer_entry(found_in, text: str, typ: str, name: str) -> None:
+    assert (typ, "used", name) in found_in(text)
+
+
 @pytest.mark.parametrize("text, name", [
     ("We train on ImageNet 1 epoch and then on COCO 2 times as long.", "ImageNet"),
     ("The score on ImageNet 2 points higher than before.", "ImageNet"),
 ])
 def test_a_count_after_a_benchmark_is_no_version(found_in, text: str, name: str) -> None:
     assert name in {n for t, r, n in found_in(text) if t == "benchmark"}
+
