@@ -16,7 +16,9 @@ are the ones to compare between runs.
 ``--side-by-side TREE`` compares this work tree with another checkout (say a ``git worktree`` of
 the commit before a change): each round runs, in a fresh process per tree and alternating which
 goes first, one ``extract_raw`` pass on a freshly built pipeline (cold) and two more on it
-(warm), then prints the median CPU seconds, words/s and the ratio of this tree to the other.
+(warm), then prints the median CPU seconds, words/s and the ratio of this tree to the other,
+and the same for the load (importing ``extractors.pipeline`` and building ``make_nlp()``: what
+a ``kg extract`` of a few records mostly pays).
 On a machine shared with other work that ratio, not the absolute figures, is what to quote.
 
 ``--consolidation RAW --input FILE...`` times the corpus-level consolidation alone on a saved raw
@@ -112,11 +114,16 @@ def _first_tokenize(texts: list[str], make_nlp) -> tuple[float, float]:
 
 def _cold_warm(limit: int | None) -> dict[str, Any]:
     """CPU seconds of ``extract_raw`` on a freshly built pipeline (cold), then twice on it (warm),
-    with the ``extractors`` found first on ``sys.path``."""
+    with the ``extractors`` found first on ``sys.path``; ``load`` is the CPU seconds of
+    importing ``extractors.pipeline`` (spaCy included) and of the first ``make_nlp()``."""
+    c = time.process_time()
     from extractors.pipeline import _join, extract_raw, make_nlp
 
+    imported = time.process_time() - c
     records = load_records(limit)
+    c = time.process_time()
     nlp = make_nlp()
+    load = [imported, time.process_time() - c]
     times = []
     for _ in range(3):
         gc.collect()
@@ -124,7 +131,8 @@ def _cold_warm(limit: int | None) -> dict[str, Any]:
         for _raw in extract_raw(records, nlp=nlp):
             pass
         times.append(time.process_time() - c)
-    return {"words": sum(len(_join(r)[0].split()) for r in records), "cold": times[0], "warm": times[1:]}
+    return {"words": sum(len(_join(r)[0].split()) for r in records), "cold": times[0], "warm": times[1:],
+            "load": load}
 
 
 def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> dict[str, Any]:
@@ -132,7 +140,7 @@ def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> di
     trees = [str(REPO), str(Path(other).resolve())]
     if not (Path(trees[1]) / "extractors" / "pipeline.py").exists():
         raise SystemExit(f"{other}: no extractors/pipeline.py there (give the root of a paperkg checkout)")
-    cpu: dict[str, dict[str, list[float]]] = {t: {"cold": [], "warm": []} for t in trees}
+    cpu: dict[str, dict[str, list[float]]] = {t: {"cold": [], "warm": [], "load": []} for t in trees}
     words = 0
     loads = []
     for i in range(rounds):
@@ -144,6 +152,7 @@ def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> di
             words = d["words"]
             cpu[tree]["cold"].append(d["cold"])
             cpu[tree]["warm"].extend(d["warm"])
+            cpu[tree]["load"].append(sum(d["load"]))
             loads.append(os.getloadavg()[0])
     out: dict[str, Any] = {"words": words, "rounds": rounds, "load_average": [min(loads), max(loads)], "trees": {}}
     for tree in trees:
@@ -151,7 +160,7 @@ def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> di
                                   "median": round(statistics.median(xs), 3),
                                   "words_per_s": round(words / statistics.median(xs))}
                               for k, xs in cpu[tree].items()}
-    for k in ("cold", "warm"):
+    for k in ("cold", "warm", "load"):
         out[f"ratio_{k}"] = round(out["trees"][trees[0]][k]["median"] / out["trees"][trees[1]][k]["median"], 3)
     return out
 
@@ -159,11 +168,12 @@ def side_by_side(other: str, *, rounds: int = 3, limit: int | None = None) -> di
 def _print_side_by_side(result: dict[str, Any]) -> None:
     print(f"{result['words']:,} words, {result['rounds']} rounds, load average "
           f"{result['load_average'][0]:.2f}-{result['load_average'][1]:.2f}")
-    print(f"{'tree':<40}{'cold s':>8}{'cold words/s':>14}{'warm s':>8}{'warm words/s':>14}")
+    print(f"{'tree':<40}{'cold s':>8}{'cold words/s':>14}{'warm s':>8}{'warm words/s':>14}{'load s':>8}")
     for tree, r in result["trees"].items():
         print(f"{tree:<40}{r['cold']['median']:>8.2f}{r['cold']['words_per_s']:>14,}"
-              f"{r['warm']['median']:>8.2f}{r['warm']['words_per_s']:>14,}")
-    print(f"CPU time, this tree / the other (median): cold {result['ratio_cold']:.3f}, warm {result['ratio_warm']:.3f}")
+              f"{r['warm']['median']:>8.2f}{r['warm']['words_per_s']:>14,}{r['load']['median']:>8.2f}")
+    print(f"CPU time, this tree / the other (median): cold {result['ratio_cold']:.3f}, warm {result['ratio_warm']:.3f}, "
+          f"load (import + make_nlp) {result['ratio_load']:.3f}")
 
 
 def consolidation(raw_path: str | Path, inputs: list[str], *, n_process: int = 2, repeat: int = 1,
