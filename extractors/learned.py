@@ -92,6 +92,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -675,8 +676,8 @@ def extension_features(ext: Extension, text: str, gazetteer: Gazetteer, abstract
         f["ext_count>=2"] = 1.0
     if any(o[1] < abstract_start for o in ext.occurrences):
         f["ext_in_title"] = 1.0
-    alone = len([o for o in _occurrences(text, inner, abstract_start)
-                 if not any(a <= o[0] and o[1] <= b for a, b in in_abs)])
+    cover = _Cover(in_abs)
+    alone = len([o for o in _occurrences(text, inner, abstract_start) if not cover.covers(*o)])
     if alone:
         f["inner_alone"] = 1.0
         if alone >= 2:
@@ -2156,17 +2157,28 @@ def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float
     groups: dict[str, list[tuple[str, str, list[Any], int, int]]] = {}
     for sp in spans:
         groups.setdefault(entity_key(sp[2][1] or text[sp[3]:sp[4]]), []).append(sp)
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(text) + 1)  # 1 where an extension already made covers the character
+    by_start = sorted(range(len(spans)), key=lambda i: spans[i][3])
+    starts = [spans[i][3] for i in by_start]
+    before = _Cover([(spans[i][3], spans[i][4]) for i in by_start])
     out = []
     renames: dict[str, str] = {}
+
+    def inside(a: int, b: int) -> list[int]:
+        """Indices into ``spans`` of the rule spans starting in ``[a, b)``, in the list's order."""
+        return sorted(by_start[bisect_left(starts, a):bisect_left(starts, b)])
+
+    def cuts(a: int, b: int) -> bool:
+        """Whether a rule span overlaps ``[a, b)`` without lying inside it: one starting before
+        ``a`` and ending after it, or one starting inside and ending after ``b``."""
+        return before.reaches(a) or any(spans[i][4] > b for i in inside(a, b))
+
     for _p, ext, cls in chosen:
         etype = cls.split("/")[0]
         role = ext.inner_class.split("/")[1]  # the rules' role (the model's: 2 more proposed false positives out of fold)
         label = METHOD if etype == "method" else BENCHMARK
         canonical = clean_view(ext.surface).text.strip() if _MARKUP.search(ext.surface) else ext.surface
-        occ = [(a, b) for a, b in ext.occurrences
-               if not any(a < y and x < b for x, y in taken)
-               and not any(s < b and a < e and not (a <= s and e <= b) for _k, _l, _v, s, e in spans)]
+        occ = [(a, b) for a, b in ext.occurrences if 1 not in taken[a:b] and not cuts(a, b)]
         if not occ:
             continue
         existing = groups.get(entity_key(canonical))
@@ -2176,8 +2188,9 @@ def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float
         else:
             inner_key = entity_key(ext.inner)
             group = groups.get(inner_key, [])
+            cover = _Cover(occ)
             others = [sp for sp in group if entity_key(text[sp[3]:sp[4]]) != inner_key
-                      and not any(a <= sp[3] and sp[4] <= b for a, b in occ)]
+                      and not cover.covers(sp[3], sp[4])]
             if others:
                 label = group[0][1]
                 if any(v[0] == PROPOSED for _k, _l, v, _s, _e in group):
@@ -2185,10 +2198,36 @@ def _choose_extensions(model: Model, predicted: list[tuple[Extension, list[float
                 for sp in others:
                     renames[sp[0]] = canonical
         for a, b in occ:
-            taken.append((a, b))
+            taken[a:b] = b"\x01" * (b - a)
             out.append((a, b, label, role, canonical,
-                        tuple(k for k, _l, _v, s, e in spans if a <= s and e <= b)))
+                        tuple(spans[i][0] for i in inside(a, b) if spans[i][4] <= b)))
     return out, renames
+
+
+class _Cover:
+    """Intervals ``[start, end)`` asked, in time logarithmic in their number, whether one of them
+    holds a given interval or crosses a given position (a 1 MB abstract repeats a name tens of
+    thousands of times: a scan of every interval per question was quadratic)."""
+
+    def __init__(self, intervals: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(intervals)
+        self.starts = [s for s, _e in ordered]
+        #: the furthest end among the intervals up to each one (in start order)
+        self.reach: list[int] = []
+        far = -1
+        for _s, e in ordered:
+            far = max(far, e)
+            self.reach.append(far)
+
+    def covers(self, s: int, e: int) -> bool:
+        """Whether an interval starts at or before ``s`` and ends at or after ``e``."""
+        i = bisect_right(self.starts, s) - 1
+        return i >= 0 and self.reach[i] >= e
+
+    def reaches(self, a: int) -> bool:
+        """Whether an interval starts before ``a`` and ends after it."""
+        i = bisect_left(self.starts, a) - 1
+        return i >= 0 and self.reach[i] > a
 
 
 def _not_own(text: str, cand: Candidate) -> bool:
