@@ -76,7 +76,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -324,16 +324,9 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, *, l2: float = 1.0) -> np.ndarray:
     return res.x.reshape(k, d)
 
 
-def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, extension: bool = False,
-          phrase: bool = False) -> L.Model:
-    """The model of ``exs``; with ``extension`` the extension model (:func:`extractors.learned.extension_features`),
-    with ``phrase`` the descriptive phrase model (:func:`extractors.learned.phrase_features`)."""
-    if extension:
-        names = vocabulary([f for f, _, _ in exs], fixed=L.EXT_FIXED_FEATURES, prefixes=L.EXT_WORD_PREFIXES)
-    elif phrase:
-        names = vocabulary([f for f, _, _ in exs], fixed=L.PHRASE_FIXED_FEATURES, prefixes=L.PHRASE_WORD_PREFIXES)
-    else:
-        names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
+def _design(exs: Examples, names: Sequence[str]) -> Any:
+    """The examples' feature dicts as a sparse matrix, one column per name in ``names`` (features
+    not among them are left out)."""
     from scipy.sparse import csr_matrix
 
     idx = {n: i for i, n in enumerate(names)}
@@ -345,6 +338,20 @@ def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, exte
                 cols.append(idx[key])
                 vals.append(v)
     X = csr_matrix((vals, (rows, cols)), shape=(len(exs), len(names)))
+    return X
+
+
+def train(exs: list[tuple[dict[str, float], str, str]], *, l2: float = 1.0, extension: bool = False,
+          phrase: bool = False) -> L.Model:
+    """The model of ``exs``; with ``extension`` the extension model (:func:`extractors.learned.extension_features`),
+    with ``phrase`` the descriptive phrase model (:func:`extractors.learned.phrase_features`)."""
+    if extension:
+        names = vocabulary([f for f, _, _ in exs], fixed=L.EXT_FIXED_FEATURES, prefixes=L.EXT_WORD_PREFIXES)
+    elif phrase:
+        names = vocabulary([f for f, _, _ in exs], fixed=L.PHRASE_FIXED_FEATURES, prefixes=L.PHRASE_WORD_PREFIXES)
+    else:
+        names = vocabulary([f for f, _, _ in exs])  # "bias" first: fit() does not penalise column 0
+    X = _design(exs, names)
     y = np.array([L.CLASSES.index(lab) for _, lab, _ in exs])
     W = fit(X, y, len(L.CLASSES), l2=l2)
     counts = Counter(lab for _, lab, _ in exs)
@@ -727,18 +734,8 @@ def used_examples(golds: list[dict[str, Any]]) -> Examples:
 def train_used(exs: Examples, *, l2: float = 1.0) -> L.Model:
     """The used-name filter of ``exs`` (binary logistic regression, classes ``drop``/``keep``;
     threshold 0: off)."""
-    from scipy.sparse import csr_matrix
-
     names = vocabulary([f for f, _, _ in exs], fixed=L.USED_FIXED_FEATURES, prefixes=L.USED_WORD_PREFIXES)
-    idx = {n: i for i, n in enumerate(names)}
-    rows, cols, vals = [], [], []
-    for r, (f, _, _) in enumerate(exs):
-        for key, v in f.items():
-            if key in idx:
-                rows.append(r)
-                cols.append(idx[key])
-                vals.append(v)
-    X = csr_matrix((vals, (rows, cols)), shape=(len(exs), len(names)))
+    X = _design(exs, names)
     y = np.array([L.USED_CLASSES.index(lab) for _, lab, _ in exs])
     W = fit(X, y, 2, l2=l2)
     counts = Counter(lab for _, lab, _ in exs)
