@@ -312,6 +312,12 @@ def _word_char(c: str) -> bool:
     return c.isalnum() or c == "_" or c == "-"
 
 
+def _abstract_start(text: str) -> int:
+    """Where the abstract begins in ``doc_text`` (after the title and its separator; 0 without one)."""
+    sep = text.find(_SEPARATOR)
+    return sep + len(_SEPARATOR) if sep >= 0 else 0
+
+
 def _occurrences(text: str, form: str, start: int = 0) -> list[tuple[int, int]]:
     """Where ``form`` occurs as a whole word (a plural ``s``/``es`` absorbed), in text order.
 
@@ -362,8 +368,7 @@ def _may_have_candidates(doc: Doc, text: str, gaz: Gazetteer) -> bool:
     """Does a definition or token of ``doc`` pass the tests of :func:`candidates` that need no rule
     span (in the abstract, short enough, no stop name, common word or modifier compound)? When
     none does, :func:`candidates` gives no untyped candidate, and the rule spans need not be read."""
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     for short, _long, _ss, _se, ls, le in doc.user_data.get(DEFS_KEY, ()):
         if ls >= abstract_start and le - ls <= _MAX_NAME and not gaz.is_stop(short):
             return True
@@ -404,8 +409,7 @@ def candidates(doc: Doc, gazetteer: Gazetteer | None = None, *, include_rules: b
     """
     gaz = gazetteer or load_gazetteer()
     text = doc_text(doc)
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -931,8 +935,7 @@ def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = Tru
     cands = candidates(doc, gaz, include_rules=rules, rule_spans=spans)
     if not cands:
         return []
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     first = _first_proposal(text, abstract_start)
     if rules:
         proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
@@ -954,8 +957,7 @@ def featurize_extensions(doc: Doc, gazetteer: Gazetteer | None = None, *,
     spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
     if not spans:
         return []
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     exts = extensions(text, [(s, e, label, v[0], v[2]) for _k, label, v, s, e in spans], abstract_start, occupied)
     return [(x, extension_features(x, text, gaz, abstract_start)) for x in exts]
 
@@ -1491,8 +1493,7 @@ def featurize_phrases(doc: Doc, gazetteer: Gazetteer | None = None, *,
     gaz = gazetteer or load_gazetteer()
     text = doc_text(doc)
     spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     phs = phrases(text, abstract_start, occupied, gaz)
     if not phs:
         return []
@@ -1829,8 +1830,7 @@ def featurize_used(doc: Doc, gazetteer: Gazetteer | None = None, *,
     spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
     if not spans:
         return []
-    sep = text.find(_SEPARATOR)
-    abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
+    abstract_start = _abstract_start(text)
     cands = used_candidates(spans, text, abstract_start)
     if not cands:
         return []
