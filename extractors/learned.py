@@ -948,16 +948,24 @@ def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = Tru
             for c in cands]
 
 
+def _doc_inputs(doc: Doc, gazetteer: Gazetteer | None,
+                rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None
+                ) -> tuple[Gazetteer, str, list[tuple[str, str, list[Any], int, int]], bytearray, int]:
+    """What every feature builder starts from: the gazetteer, the document's text, its rule spans
+    and occupied characters (:func:`_rule_spans`, unless given) and where the abstract starts."""
+    gaz = gazetteer or load_gazetteer()
+    text = doc_text(doc)
+    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    return gaz, text, spans, occupied, _abstract_start(text)
+
+
 def featurize_extensions(doc: Doc, gazetteer: Gazetteer | None = None, *,
                          rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
                          ) -> list[tuple[Extension, dict[str, float]]]:
     """Every :func:`extensions` candidate of ``doc``'s rule spans with its :func:`extension_features`."""
-    gaz = gazetteer or load_gazetteer()
-    text = doc_text(doc)
-    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    gaz, text, spans, occupied, abstract_start = _doc_inputs(doc, gazetteer, rule_spans)
     if not spans:
         return []
-    abstract_start = _abstract_start(text)
     exts = extensions(text, [(s, e, label, v[0], v[2]) for _k, label, v, s, e in spans], abstract_start, occupied)
     return [(x, extension_features(x, text, gaz, abstract_start)) for x in exts]
 
@@ -1490,10 +1498,7 @@ def featurize_phrases(doc: Doc, gazetteer: Gazetteer | None = None, *,
                       rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
                       ) -> list[tuple[Phrase, dict[str, float]]]:
     """Every :func:`phrases` candidate of ``doc`` with its :func:`phrase_features`."""
-    gaz = gazetteer or load_gazetteer()
-    text = doc_text(doc)
-    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
-    abstract_start = _abstract_start(text)
+    gaz, text, spans, occupied, abstract_start = _doc_inputs(doc, gazetteer, rule_spans)
     phs = phrases(text, abstract_start, occupied, gaz)
     if not phs:
         return []
@@ -1825,12 +1830,9 @@ def featurize_used(doc: Doc, gazetteer: Gazetteer | None = None, *,
                    rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
                    ) -> list[tuple[Candidate, dict[str, float]]]:
     """Every used name of the rules (:func:`used_candidates`) with its :func:`used_features`."""
-    gaz = gazetteer or load_gazetteer()
-    text = doc_text(doc)
-    spans, occupied = rule_spans if rule_spans is not None else _rule_spans(doc, text)
+    gaz, text, spans, occupied, abstract_start = _doc_inputs(doc, gazetteer, rule_spans)
     if not spans:
         return []
-    abstract_start = _abstract_start(text)
     cands = used_candidates(spans, text, abstract_start)
     if not cands:
         return []
