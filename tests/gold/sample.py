@@ -37,7 +37,8 @@ from what ``choose`` leaves, so a new split inside ``choose`` would reshuffle th
 draws from the ICLR/ICML ids that neither ``choose`` nor the silver batches hold, one seeded
 generator per source, test14 first. ``test16`` and ``test17`` (``TEST16_SEED``, ``TEST17_SEED``)
 were appended to ``choose_late`` the same way at the start of the ninth session, once test14 and
-test15 had been reported.
+test15 had been reported, and ``test18`` and ``test19`` (``TEST18_SEED``, ``TEST19_SEED``) at the
+start of the tenth, once test16 and test17 had been.
 
 ``ood1`` is an out-of-domain held-out split (``choose_ood``): 20 abstracts each from NeurIPS 2018,
 ICML 2019, IJCAI 2024 and COLM 2025, venues and years none of the in-domain splits nor the silver
@@ -88,6 +89,10 @@ TEST16_SEED = "20240531:test16"
 TEST16_PER_SOURCE = 40
 TEST17_SEED = "20240531:test17"
 TEST17_PER_SOURCE = 40
+TEST18_SEED = "20240531:test18"
+TEST18_PER_SOURCE = 40
+TEST19_SEED = "20240531:test19"
+TEST19_PER_SOURCE = 40
 #: The out-of-domain split ``ood1``: other venues and years than the in-domain splits above.
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 OOD1_SEED = "20240531:ood1"
@@ -164,9 +169,8 @@ def _later_draw(
 
 
 def choose_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for test14, test15, test16, then test17: the splits drawn
-    after the silver batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py``
-    holds. Each split avoids the ones before it, so appending a pair leaves the earlier ones as
+    """Return ``(split, source, id)`` for test14, test15, ..., then test19: the splits drawn after
+    the silver batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py`` holds. Each split avoids the ones before it, so appending a pair leaves the earlier ones as
     they were."""
     spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
     silver = importlib.util.module_from_spec(spec)
@@ -177,7 +181,9 @@ def choose_late(data: Path) -> list[tuple[str, str, str]]:
     for split, seed, per_source in (("test14", TEST14_SEED, TEST14_PER_SOURCE),
                                     ("test15", TEST15_SEED, TEST15_PER_SOURCE),
                                     ("test16", TEST16_SEED, TEST16_PER_SOURCE),
-                                    ("test17", TEST17_SEED, TEST17_PER_SOURCE)):
+                                    ("test17", TEST17_SEED, TEST17_PER_SOURCE),
+                                    ("test18", TEST18_SEED, TEST18_PER_SOURCE),
+                                    ("test19", TEST19_SEED, TEST19_PER_SOURCE)):
         for source in SOURCES:
             ids = read_ids(data / "confpapers" / "jsonl" / source)
             rest = [i for i in ids if i not in taken]
