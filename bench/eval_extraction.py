@@ -52,8 +52,9 @@ DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7
 #: ``held-out`` scores them together. test6+test7 were held out first (reported at 1.7.0),
 #: then test8+test9 (reported at 1.8.0), test10+test11 (1.9.0), test12+test13 (1.10.0),
 #: test14+test15 (1.11.0, the first pair drawn after the silver batches by ``sample.choose_late``)
-#: and test16+test17 (1.12.0, appended to ``choose_late`` in the ninth session).
-HELD_OUT: tuple[str, ...] = ()
+#: and test16+test17 (1.12.0, appended to ``choose_late`` in the ninth session); test18+test19
+#: were appended to ``choose_late`` in the tenth session.
+HELD_OUT: tuple[str, ...] = ("test18", "test19")
 #: A pair drawn for after HELD_OUT (``tests/gold/README.md``): not scored at all until HELD_OUT
 #: has been reported and these become HELD_OUT, so no figure on them can steer a round. Empty
 #: until the next draw (which must avoid the silver batches too).

@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test17.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test19.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -18,13 +18,13 @@ from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
 SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11",
-          "test12", "test13", "test14", "test15", "test16", "test17")
+          "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19")
 # Later held-out splits and how many ids each draws per source (see sample.py).
 LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40,
                 "test10": 40, "test11": 40, "test12": 40, "test13": 40, "test14": 40, "test15": 40,
-                "test16": 40, "test17": 40}
+                "test16": 40, "test17": 40, "test18": 40, "test19": 40}
 #: The splits drawn after the silver batches, by ``sample.choose_late`` rather than ``sample.choose``.
-LATE_SPLITS = ("test14", "test15", "test16", "test17")
+LATE_SPLITS = ("test14", "test15", "test16", "test17", "test18", "test19")
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 #: The out-of-domain held-out split (sample.choose_ood) and its sources.
 OOD_SPLITS = ("ood1",)
@@ -173,7 +173,7 @@ def test_jsonl_agrees_with_annotation_file(split: str, shared_data: Path, monkey
 
 
 def test_late_splits_avoid_the_silver_batches(shared_data: Path) -> None:
-    """test14 to test17 come from what neither ``choose`` nor the silver batches hold (that the
+    """test14 to test19 come from what neither ``choose`` nor the silver batches hold (that the
     silver batches did not move is ``silver/test_silver_integrity.py``'s check)."""
     spec = importlib.util.spec_from_file_location("gold_silver_draw", HERE / "silver" / "draw.py")
     silver = importlib.util.module_from_spec(spec)
