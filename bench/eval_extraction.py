@@ -21,6 +21,8 @@ Usage::
     python bench/eval_extraction.py --split held-out  # the held-out pair (HELD_OUT), datasets test, scierc test
     python bench/eval_extraction.py --split test6+test7  # splits joined with '+' are scored as one set
     python bench/eval_extraction.py --json
+    python bench/eval_extraction.py --split held-out --only gold --json --per-abstract > NEW.json
+    python bench/eval_extraction.py --compare OLD.json NEW.json   # the change, paired bootstrap
     python bench/eval_extraction.py --split all --in-corpus   # extract the whole source files, then score
     python bench/eval_extraction.py --errors --split all   # false positives / negatives (not on a held-out split)
     python bench/eval_extraction.py --only datasets --datasets-split test   # dataset-mentions test alone
@@ -174,14 +176,61 @@ def bootstrap_interval(per_abstract: list[tuple[int, int, int]], *, n: int = 200
     return out
 
 
+def paired_bootstrap(old: dict[str, Any], new: dict[str, Any], *, n: int = 2000,
+                     seed: str = "paired") -> dict[str, dict[str, float]]:
+    """The change from ``old`` to ``new`` on the same abstracts, with 95% percentile intervals
+    from the paired bootstrap: each resample draws abstracts with replacement and scores *both*
+    extractors on the same draw, so the abstracts both get right or wrong cancel out (Efron &
+    Tibshirani 1993, ch. 13; Koehn 2004 uses the same design for comparing MT systems).
+
+    ``old`` and ``new`` are the ``per_abstract`` blocks ``score_gold(..., per_abstract=True)``
+    writes (``--per-abstract``): the abstract ids and one ``(tp, fp, fn)`` per abstract for
+    method+benchmark (``all``) and for proposed names (``proposed``). Returns, for each, the change
+    of precision, recall and F1 (new - old), its interval, and the share of resamples in which
+    the change is above zero.
+    """
+    import random
+
+    if old["ids"] != new["ids"]:
+        raise ValueError("the two scores are not of the same abstracts in the same order")
+    k = len(old["ids"])
+    out: dict[str, dict[str, float]] = {}
+    for block in ("all", "proposed"):
+        a, b = old[block], new[block]
+        rng = random.Random(seed)
+        deltas: dict[str, list[float]] = {"precision": [], "recall": [], "f1": []}
+        for _ in range(n):
+            sa, sb = [0, 0, 0], [0, 0, 0]
+            for _j in range(k):
+                i = rng.randrange(k)
+                for m in range(3):
+                    sa[m] += a[i][m]
+                    sb[m] += b[i][m]
+            ra, rb = _prf(*sa), _prf(*sb)
+            for key in deltas:
+                deltas[key].append(float(rb[key]) - float(ra[key]))
+        point_a = _prf(*map(sum, zip(*a))) if a else _prf(0, 0, 0)
+        point_b = _prf(*map(sum, zip(*b))) if b else _prf(0, 0, 0)
+        for key, values in deltas.items():
+            values.sort()
+            out[f"{block}/{key}"] = {
+                "delta": round(float(point_b[key]) - float(point_a[key]), 4),
+                "low": round(values[int(0.025 * (n - 1))], 4),
+                "high": round(values[int(0.975 * (n - 1))], 4),
+                "above_zero": round(sum(v > 0 for v in values) / n, 3),
+            }
+    return out
+
+
 def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpus: bool = False,
-               bootstrap: int = 0) -> dict[str, Any]:
+               bootstrap: int = 0, per_abstract: bool = False) -> dict[str, Any]:
     """Score ``split``. By default only its abstracts are extracted and consolidated; with
     ``in_corpus`` the whole source files are (about 4,100 abstracts for ICLR 2024 + ICML 2023),
     as ``kg build`` would on that corpus, so corpus consolidation (acronyms defined in other
     abstracts, types by majority) takes part; the gold abstracts are then scored. With
     ``bootstrap`` > 0, 95% intervals of the method+benchmark and proposed-name figures are added
-    (:func:`bootstrap_interval` with that many resamples)."""
+    (:func:`bootstrap_interval` with that many resamples). With ``per_abstract``, the counts of
+    every abstract (no names) are kept for :func:`paired_bootstrap`."""
     from extractors.pipeline import extract_records
 
     gold = _load_gold(split)
@@ -194,14 +243,14 @@ def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpu
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     mention_counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     error_lines: list[str] = []
-    per_abstract: list[tuple[int, int, int]] = []
+    per_abstract_counts: list[tuple[int, int, int]] = []
     per_abstract_proposed: list[tuple[int, int, int]] = []
     for g, rec in zip(gold, out_records):
         pred = _pred_entities(rec)
         gents = g["entities"]
         # type level (role ignored) and per type
         tp, fp, fn = _match(gents, pred, with_role=False)
-        per_abstract.append((len(tp), len(fp), len(fn)))
+        per_abstract_counts.append((len(tp), len(fp), len(fn)))
         for label, items in (("tp", tp), ("fp", fp), ("fn", fn)):
             for it in items:
                 t = (it[0] if label == "tp" else it)["type"]
@@ -256,8 +305,11 @@ def score_gold(split: str, *, errors: bool = False, n_process: int = 1, in_corpu
     fp = sum(r["fp"] for r in prop)
     result["proposed"] = _prf(tp, fp, fn)
     if bootstrap:
-        result["ci95"] = {"resamples": bootstrap, "all": bootstrap_interval(per_abstract, n=bootstrap),
+        result["ci95"] = {"resamples": bootstrap, "all": bootstrap_interval(per_abstract_counts, n=bootstrap),
                           "proposed": bootstrap_interval(per_abstract_proposed, n=bootstrap)}
+    if per_abstract:
+        result["per_abstract"] = {"ids": [g["id"] for g in gold], "all": per_abstract_counts,
+                                  "proposed": per_abstract_proposed}
     if errors:
         result["errors"] = error_lines
     return result
@@ -441,7 +493,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="eyeball", help="random seed of --eyeball")
     ap.add_argument("--bootstrap", type=int, default=2000, metavar="N",
                     help="bootstrap resamples of the abstracts for 95%% intervals of the gold figures (0: none)")
+    ap.add_argument("--per-abstract", action="store_true",
+                    help="keep every abstract's counts (no names) in the JSON, for --compare")
+    ap.add_argument("--compare", nargs=2, metavar=("OLD.json", "NEW.json"),
+                    help="the change between two --json --per-abstract scores of the same split, "
+                         "with paired bootstrap intervals, and exit")
     args = ap.parse_args(argv)
+    if args.compare:
+        old, new = (json.loads(Path(f).read_text(encoding="utf-8"))["gold"]["per_abstract"] for f in args.compare)
+        change = paired_bootstrap(old, new, n=args.bootstrap or 2000)
+        if args.json:
+            print(json.dumps(change, indent=2))
+        else:
+            print(f"change on {len(old['ids'])} abstracts ({args.bootstrap or 2000} paired resamples):")
+            for key, c in change.items():
+                print(f"  {key:20s} {c['delta']:+.4f}  95% [{c['low']:+.4f}, {c['high']:+.4f}]  "
+                      f"above zero in {c['above_zero']:.1%} of resamples")
+        return 0
     if args.eyeball:
         items = eyeball(args.eyeball, seed=args.seed)
         if args.json:
@@ -463,7 +531,8 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {}
     if args.only in (None, "gold"):
         result["gold"] = score_gold(args.split, errors=args.errors, n_process=args.n_process,
-                                    in_corpus=args.in_corpus, bootstrap=args.bootstrap)
+                                    in_corpus=args.in_corpus, bootstrap=args.bootstrap,
+                                    per_abstract=args.per_abstract)
     if args.only in (None, "datasets"):
         result["dataset_mentions"] = score_dataset_mentions(ds_split, errors=args.errors)
     if args.only in (None, "scierc"):
