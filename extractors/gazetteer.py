@@ -10,8 +10,13 @@ matched like curated ones (:data:`HAND_SOURCES`), and the ``silver_stoplist`` jo
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import re
+import sys
+from array import array
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -65,9 +70,12 @@ def entity_key(name: str) -> str:
     if len(n) > 2 and n.endswith("s") and n[-2].isupper():
         n = n[:-1]
     low = n.lower()
-    if not low.isascii():
-        low = low.translate(GREEK_NAMES)
-    key = _NON_ALNUM.sub("", low.replace("+", "plus"))  # "CFR+" is a variant of "CFR"
+    if low.isascii() and low.isalnum():
+        key = low  # letters and digits only ("moe", "gpt4"): nothing for the substitution to remove
+    else:
+        if not low.isascii():
+            low = low.translate(GREEK_NAMES)
+        key = _NON_ALNUM.sub("", low.replace("+", "plus"))  # "CFR+" is a variant of "CFR"
     if key.endswith(_PLURAL_WORDS):
         word = next(w for w in _PLURAL_LONGEST_FIRST if key.endswith(w))
         if word != "experts":
@@ -233,3 +241,140 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
     """The gazetteer at ``path`` (default: the shipped one), cached."""
     p = Path(path) if path else GAZETTEER_PATH
     return Gazetteer.from_data(json.loads(p.read_text(encoding="utf-8")))
+
+
+#: Environment variable naming the folder of :func:`phrase_patterns`' cache (empty: no cache).
+CACHE_DIR_ENV = "PAPERKG_CACHE_DIR"
+#: First bytes of a pattern cache file; a new layout gets a new magic (old files then miss).
+_PATTERN_MAGIC = b"paperkg phrase patterns 1\n"
+
+
+def default_cache_dir() -> Path | None:
+    """Where :func:`phrase_patterns` keeps its files: ``$PAPERKG_CACHE_DIR`` when set (an empty
+    value turns the cache off), else ``$XDG_CACHE_HOME/paperkg`` or ``~/.cache/paperkg``."""
+    env = os.environ.get(CACHE_DIR_ENV)
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "paperkg"
+
+
+def pattern_groups(gaz: Gazetteer) -> list[tuple[int, bool, list[str]]]:
+    """The gazetteer's phrase-matcher patterns as ``(entry index, case-insensitive?, forms)``, one
+    group per entry and matcher, in the order the entity component adds them; the forms of a
+    case-insensitive group are lower-cased (that matcher compares ``LOWER``)."""
+    by_entry: dict[tuple[int, bool], list[str]] = defaultdict(list)
+    for i, form, ci in gaz.phrase_forms():
+        by_entry[(i, ci)].append(form.lower() if ci else form)
+    return [(i, ci, forms) for (i, ci), forms in by_entry.items()]
+
+
+def phrase_patterns(gaz: Gazetteer, tokenizer: Any, *,
+                    cache_dir: str | Path | None | bool = True) -> list[tuple[int, bool, list[list[int]]]]:
+    """:func:`pattern_groups` tokenized: each form as the list of its tokens' ``LOWER`` hashes
+    (case-insensitive groups) or ``ORTH`` hashes, which ``PhraseMatcher.add`` takes in place of
+    ``Doc`` s and stores as it would a ``Doc`` 's (the same trie, the same matches).
+
+    Tokenizing the ~14,000 forms is most of building the pipeline (~0.33 s CPU of ~0.6 s: every
+    form is new to the tokenizer's cache). The hashes are kept in a file named by a digest of
+    everything they depend on: the forms, the tokenizer's settings (``to_bytes``: special cases,
+    affix and URL patterns), the vocabulary's language and spaCy's version, so a changed
+    gazetteer, a changed ``phrase_forms`` or another tokenizer reads another file (never a
+    stale one). The hashes are spaCy's string hashes, the same in every process. A missing,
+    unreadable or malformed file is rebuilt; a folder that cannot be written leaves the cache
+    off. ``cache_dir``: ``True`` for :func:`default_cache_dir`, a folder, or ``None``/``False``
+    for no cache.
+
+    Tokenizing here would also create the forms' words in the vocabulary and the tokenizer's
+    chunk cache; neither changes what the pipeline finds: paperkg reads only ``LOWER`` of a
+    word, computed from its text whenever the word is first seen (the pipeline's tokenizer
+    starts with an empty chunk cache either way, see :func:`extractors.pipeline.make_nlp`).
+    """
+    groups = pattern_groups(gaz)
+    folder = default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None)
+    path = None
+    if folder is not None:
+        path = folder / f"phrases-{_pattern_digest(groups, tokenizer)}.bin"
+        cached = _read_patterns(path, groups)
+        if cached is not None:
+            return cached
+    out = []
+    for i, ci, forms in groups:
+        if ci:
+            keywords = [[t.lower for t in doc] for doc in tokenizer.pipe(forms)]
+        else:
+            keywords = [[t.orth for t in doc] for doc in tokenizer.pipe(forms)]
+        out.append((i, ci, keywords))
+    if path is not None:
+        _write_patterns(path, out)
+    return out
+
+
+def _pattern_digest(groups: list[tuple[int, bool, list[str]]], tokenizer: Any) -> str:
+    import spacy
+
+    h = hashlib.sha256(_PATTERN_MAGIC)
+    h.update(f"{spacy.__version__}\0{getattr(tokenizer.vocab, 'lang', '')}\0".encode())
+    h.update(hashlib.sha256(tokenizer.to_bytes(exclude=["vocab"])).digest())
+    for i, ci, forms in groups:
+        h.update(f"\1{i}\0{int(ci)}\0".encode())
+        h.update("\0".join(forms).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:32]
+
+
+def _read_patterns(path: Path, groups: list[tuple[int, bool, list[str]]]
+                   ) -> list[tuple[int, bool, list[list[int]]]] | None:
+    """The cached hashes of ``groups`` (see :func:`_write_patterns`), or None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    n_forms = sum(len(forms) for _i, _ci, forms in groups)
+    head = len(_PATTERN_MAGIC)
+    if array("I").itemsize != 4 or array("Q").itemsize != 8:
+        return None
+    if not data.startswith(_PATTERN_MAGIC) or len(data) < head + 4 * n_forms:
+        return None
+    lengths = array("I")
+    lengths.frombytes(data[head:head + 4 * n_forms])
+    hashes = array("Q")
+    body = data[head + 4 * n_forms:]
+    if len(body) != 8 * sum(lengths):
+        return None
+    hashes.frombytes(body)
+    if sys.byteorder != "little":  # the file is little-endian
+        lengths.byteswap()
+        hashes.byteswap()
+    flat = hashes.tolist()
+    out = []
+    k = pos = 0
+    for i, ci, forms in groups:
+        keywords = []
+        for n in lengths[k:k + len(forms)]:
+            keywords.append(flat[pos:pos + n])
+            pos += n
+        k += len(forms)
+        out.append((i, ci, keywords))
+    return out
+
+
+def _write_patterns(path: Path, patterns: list[tuple[int, bool, list[list[int]]]]) -> None:
+    """The magic, one uint32 length per form, then every token hash as a uint64 (little-endian),
+    written to a temporary file and renamed (a reader never sees half a file)."""
+    if array("I").itemsize != 4 or array("Q").itemsize != 8:
+        return
+    lengths = array("I", [len(kw) for _i, _ci, kws in patterns for kw in kws])
+    hashes = array("Q", [h for _i, _ci, kws in patterns for kw in kws for h in kw])
+    if sys.byteorder != "little":
+        lengths.byteswap()
+        hashes.byteswap()
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(_PATTERN_MAGIC + lengths.tobytes() + hashes.tobytes())
+        os.replace(tmp, path)
+    except OSError:  # a read-only or full disk: no cache, the patterns are built each time
+        try:
+            tmp.unlink()
+        except OSError:
+            pass

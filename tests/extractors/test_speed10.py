@@ -1,0 +1,149 @@
+"""Behaviour the tenth session's speed work must keep.
+
+1. ``gazetteer.phrase_patterns``: the gazetteer's phrase-matcher patterns as token hashes, kept in a
+   content-keyed file. The hashes are what tokenizing the forms gives, a ``PhraseMatcher`` built from
+   them finds what one built from ``Doc`` s finds, and the file is never stale: changed data, a
+   changed tokenizer or a damaged file gives the patterns of what is there now.
+"""
+
+from __future__ import annotations
+
+import spacy
+from spacy.matcher import PhraseMatcher
+
+from extractors.gazetteer import (CACHE_DIR_ENV, Gazetteer, default_cache_dir, pattern_groups,
+                                  phrase_patterns)
+
+DATA = {
+    "entries": [
+        {"type": "method", "name": "Mixture-of-Experts", "aliases": ["MoE"], "source": "curated"},
+        {"type": "method", "name": "stochastic gradient descent", "aliases": ["SGD"], "source": "curated"},
+        {"type": "benchmark", "name": "CIFAR-10", "aliases": [], "source": "curated"},
+        {"type": "benchmark", "name": "Penn Treebank", "aliases": ["PTB"], "source": "pwc"},
+        {"type": "method", "name": "BERT", "aliases": ["BERT-base"], "source": "pwc"},
+    ],
+    "metrics": ["accuracy"],
+    "stoplist": ["model"],
+}
+
+TEXTS = [
+    "We train a Mixture-of-Experts (MoE) with Stochastic Gradient Descent on CIFAR-10 and the Penn Treebank.",
+    "MoEs beat BERT-base; mixture of experts layers and SGD, cifar-10, penn treebank, BERT.",
+    "",
+]
+
+
+def _tokenizer():
+    return spacy.blank("en").tokenizer
+
+
+def _from_docs(gaz: Gazetteer, tok) -> list[tuple[int, bool, list[list[int]]]]:
+    """What the entity component added before: each form tokenized, LOWER or ORTH per token."""
+    out = []
+    for i, ci, forms in pattern_groups(gaz):
+        out.append((i, ci, [[t.lower if ci else t.orth for t in doc] for doc in tok.pipe(forms)]))
+    return out
+
+
+def _matchers(vocab, patterns) -> tuple[PhraseMatcher, PhraseMatcher]:
+    orth, lower = PhraseMatcher(vocab, attr="ORTH"), PhraseMatcher(vocab, attr="LOWER")
+    for i, ci, keywords in patterns:
+        (lower if ci else orth).add(f"gaz{i}", keywords)
+    return orth, lower
+
+
+def test_groups_follow_phrase_forms():
+    gaz = Gazetteer.from_data(DATA)
+    groups = pattern_groups(gaz)
+    flat = [(i, f.lower() if ci else f, ci) for i, ci, forms in groups for f in forms]
+    assert sorted(flat) == sorted((i, f.lower() if ci else f, ci) for i, f, ci in gaz.phrase_forms())
+    assert len({(i, ci) for i, ci, _ in groups}) == len(groups)  # one group per entry and matcher
+
+
+def test_patterns_are_the_tokenized_forms(tmp_path):
+    gaz = Gazetteer.from_data(DATA)
+    tok = _tokenizer()
+    expected = _from_docs(gaz, tok)
+    assert phrase_patterns(gaz, tok, cache_dir=None) == expected
+    assert phrase_patterns(gaz, tok, cache_dir=tmp_path) == expected  # written
+    assert len(list(tmp_path.glob("phrases-*.bin"))) == 1
+    assert phrase_patterns(gaz, tok, cache_dir=tmp_path) == expected  # read back
+
+
+def test_matches_as_with_docs(tmp_path):
+    gaz = Gazetteer.from_data(DATA)
+    nlp = spacy.blank("en")
+    by_docs = PhraseMatcher(nlp.vocab, attr="ORTH"), PhraseMatcher(nlp.vocab, attr="LOWER")
+    for i, ci, forms in pattern_groups(gaz):
+        by_docs[1 if ci else 0].add(f"gaz{i}", list(nlp.tokenizer.pipe(forms)))
+    phrase_patterns(gaz, nlp.tokenizer, cache_dir=tmp_path)
+    fresh = spacy.blank("en")  # a vocabulary that has never seen the forms
+    by_hashes = _matchers(fresh.vocab, phrase_patterns(gaz, fresh.tokenizer, cache_dir=tmp_path))
+    found = 0
+    for text in TEXTS:
+        for old, new in zip(by_docs, by_hashes):
+            a, b = old(nlp.make_doc(text)), new(fresh.make_doc(text))
+            assert [(nlp.vocab.strings[k], s, e) for k, s, e in a] == \
+                [(fresh.vocab.strings[k], s, e) for k, s, e in b]
+            found += len(a)
+    assert found >= 8
+
+
+def test_changed_data_reads_another_file(tmp_path):
+    tok = _tokenizer()
+    gaz = Gazetteer.from_data(DATA)
+    phrase_patterns(gaz, tok, cache_dir=tmp_path)
+    more = dict(DATA, entries=[*DATA["entries"], {"type": "benchmark", "name": "GSM8K", "aliases": ["gsm8k"],
+                                                 "source": "curated"}])
+    changed = Gazetteer.from_data(more)
+    got = phrase_patterns(changed, tok, cache_dir=tmp_path)
+    assert got == _from_docs(changed, tok)
+    assert len(got) > len(_from_docs(gaz, tok))
+    assert len(list(tmp_path.glob("phrases-*.bin"))) == 2
+    # the same entries with one alias spelled otherwise: the same number of forms, other hashes
+    respelt = dict(DATA, entries=[dict(DATA["entries"][0], aliases=["MoEx"]), *DATA["entries"][1:]])
+    gaz2 = Gazetteer.from_data(respelt)
+    assert phrase_patterns(gaz2, tok, cache_dir=tmp_path) == _from_docs(gaz2, tok)
+
+
+def test_changed_tokenizer_reads_another_file(tmp_path):
+    gaz = Gazetteer.from_data(DATA)
+    plain = _tokenizer()
+    phrase_patterns(gaz, plain, cache_dir=tmp_path)
+    special = _tokenizer()
+    special.add_special_case("CIFAR-10", [{"ORTH": "CIFAR"}, {"ORTH": "-10"}])
+    got = phrase_patterns(gaz, special, cache_dir=tmp_path)
+    assert got == _from_docs(gaz, special) != _from_docs(gaz, plain)
+
+
+def test_damaged_file_is_rebuilt(tmp_path):
+    gaz = Gazetteer.from_data(DATA)
+    tok = _tokenizer()
+    expected = phrase_patterns(gaz, tok, cache_dir=tmp_path)
+    (path,) = tmp_path.glob("phrases-*.bin")
+    good = path.read_bytes()
+    for bad in (b"", good[:-8], good + b"\0" * 8, b"something else" + good[14:], good[:40]):
+        path.write_bytes(bad)
+        assert phrase_patterns(gaz, tok, cache_dir=tmp_path) == expected
+        assert path.read_bytes() == good  # and written again
+
+
+def test_unwritable_folder_leaves_the_cache_off(tmp_path):
+    gaz = Gazetteer.from_data(DATA)
+    tok = _tokenizer()
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert phrase_patterns(gaz, tok, cache_dir=blocker / "cache") == _from_docs(gaz, tok)
+
+
+def test_cache_dir_from_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "c"))
+    assert default_cache_dir() == tmp_path / "c"
+    gaz = Gazetteer.from_data(DATA)
+    phrase_patterns(gaz, _tokenizer())
+    assert len(list((tmp_path / "c").glob("phrases-*.bin"))) == 1
+    monkeypatch.setenv(CACHE_DIR_ENV, "")
+    assert default_cache_dir() is None
+    monkeypatch.delenv(CACHE_DIR_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "paperkg"
