@@ -225,17 +225,63 @@ class _EnglishInfixFinditer:
 
     Every infix alternative consumes a character that is not a letter or digit (dots,
     hyphens and dashes, ``,:<>=/+*^~``, symbols), so a string of letters and digits only has
-    none; half of the strings spaCy asks about are such words.
+    none; half of the strings spaCy asks about are such words. When, moreover, that is the
+    first character every match consumes (``starts_non_alnum``, see :func:`_starts_non_alnum`),
+    the other strings are searched with the pattern behind a look-ahead for such a character
+    (``(?=[\\W_])``: not ``str.isalnum``): ``re`` then tries the dozens of alternatives only where
+    a match can start, not at every letter (on a first pass over the confpapers abstracts,
+    ~70,000 strings: 0.17 -> 0.13 s). The look-ahead consumes nothing, so the matches are the
+    same. ``pattern`` is the original's, so ``Tokenizer.to_bytes`` stores that.
     """
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
+    def __init__(self, regex: re.Pattern[str], starts_non_alnum: bool = False) -> None:
         self.pattern = regex.pattern
-        self.regex = regex
+        self.regex = re.compile(r"(?=[\W_])(?:" + regex.pattern + ")", regex.flags) if starts_non_alnum else regex
 
     def finditer(self, string: str) -> Iterator[re.Match[str]]:
         if string.isalnum():
             return iter(())
         return self.regex.finditer(string)
+
+
+def _class_never_alnum(items: list) -> bool:
+    """Is no character of the parsed character class ``items`` alphanumeric (``str.isalnum``)?
+    False when unsure."""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op is sre.LITERAL:
+            if chr(av).isalnum():
+                return False
+        elif op is sre.RANGE:
+            if any(chr(c).isalnum() for c in range(av[0], av[1] + 1)):
+                return False
+        elif not (op is sre.CATEGORY and av in (sre.CATEGORY_SPACE, sre.CATEGORY_UNI_SPACE,
+                                                  sre.CATEGORY_NOT_WORD, sre.CATEGORY_UNI_NOT_WORD)):
+            return False  # a negation, another category ...: it may hold one
+    return True
+
+
+def _starts_non_alnum(items: list) -> bool:
+    """Is the first character that every match of the parsed pattern ``items`` consumes one
+    that is not alphanumeric? Zero-width assertions before it are skipped; False when unsure."""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op in (sre.ASSERT, sre.ASSERT_NOT, sre.AT):
+            continue  # consumes nothing: the first character comes after
+        if op is sre.LITERAL:
+            return not chr(av).isalnum()
+        if op is sre.IN:
+            return _class_never_alnum(av)
+        if op is sre.SUBPATTERN:
+            return _starts_non_alnum(av[3])
+        if op is sre.BRANCH:
+            return all(_starts_non_alnum(b) for b in av[1])
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            return av[0] >= 1 and _starts_non_alnum(av[2])
+        return False
+    return False
 
 
 class _DotlessUrlMatch:
@@ -283,9 +329,11 @@ def _url_needs_dot(pattern: str, flags: int) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _english_affix_patterns() -> tuple[str, str, int, bool]:
-    """spaCy's English suffix and infix patterns, the suffix width bound and whether no
-    suffix alternative can match letters only (see :class:`_EnglishSuffixSearch`)."""
+def _english_affix_patterns() -> tuple[str, str, int, bool, bool]:
+    """spaCy's English suffix and infix patterns, the suffix width bound, whether no
+    suffix alternative can match letters only (see :class:`_EnglishSuffixSearch`) and whether
+    every infix match starts with a character that is not alphanumeric
+    (see :class:`_EnglishInfixFinditer`)."""
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 
     from spacy.lang.en import English
@@ -295,13 +343,15 @@ def _english_affix_patterns() -> tuple[str, str, int, bool]:
     widths = {p: sre_parse.parse(p + "$").getwidth()[1] for p in pieces}
     unbounded = [p for p, w in widths.items() if w >= sre_parse.MAXREPEAT]
     if unbounded != [r"\.\.+"]:  # another spaCy version: the bound below would not hold
-        return "", "", 0, False
+        return "", "", 0, False, False
     width = max(w for w in widths.values() if w < sre_parse.MAXREPEAT)
     suffix = compile_suffix_regex(English.Defaults.suffixes)
     top = sre_parse.parse(suffix.pattern, suffix.flags).data
     letters_never = (len(top) == 1 and top[0][0] is sre_parse.BRANCH
                      and all(_needs_non_letter(list(b)) for b in top[0][1][1]))
-    return suffix.pattern, compile_infix_regex(English.Defaults.infixes).pattern, width, letters_never
+    infix = compile_infix_regex(English.Defaults.infixes)
+    infix_starts_non_alnum = _starts_non_alnum(list(sre_parse.parse(infix.pattern, infix.flags).data))
+    return suffix.pattern, infix.pattern, width, letters_never, infix_starts_non_alnum
 
 
 def _fast_searches(tok: Tokenizer) -> dict[str, Any]:
@@ -315,14 +365,14 @@ def _fast_searches(tok: Tokenizer) -> dict[str, Any]:
     :class:`_DotlessUrlMatch`). A tokenizer with other affix patterns (a trained pipeline's
     own) keeps them.
     """
-    suffix, infix, width, letters_never = _english_affix_patterns()
+    suffix, infix, width, letters_never, infix_starts_non_alnum = _english_affix_patterns()
     out: dict[str, Any] = {}
     search = tok.suffix_search
     if width and getattr(getattr(search, "__self__", None), "pattern", None) == suffix:
         out["suffix_search"] = _EnglishSuffixSearch(search.__self__, width, letters_never).search
     finditer = tok.infix_finditer
     if infix and getattr(getattr(finditer, "__self__", None), "pattern", None) == infix:
-        out["infix_finditer"] = _EnglishInfixFinditer(finditer.__self__).finditer
+        out["infix_finditer"] = _EnglishInfixFinditer(finditer.__self__, infix_starts_non_alnum).finditer
     url = getattr(tok.url_match, "__self__", None)
     if isinstance(url, re.Pattern) and _url_needs_dot(url.pattern, url.flags):
         out["url_match"] = _DotlessUrlMatch(url).match

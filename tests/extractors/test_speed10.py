@@ -4,6 +4,8 @@
    content-keyed file. The hashes are what tokenizing the forms gives, a ``PhraseMatcher`` built from
    them finds what one built from ``Doc`` s finds, and the file is never stale: changed data, a
    changed tokenizer or a damaged file gives the patterns of what is there now.
+2. The tokenizer's infix search tries spaCy's English infix pattern only where a character that is
+   not a letter or digit starts (a look-ahead): the same matches.
 """
 
 from __future__ import annotations
@@ -147,3 +149,34 @@ def test_cache_dir_from_environment(monkeypatch, tmp_path):
     monkeypatch.delenv(CACHE_DIR_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "paperkg"
+
+
+# 2. The infix search behind a look-ahead (extractors.pipeline._EnglishInfixFinditer)
+
+def test_every_infix_match_starts_with_no_letter_or_digit():
+    """Why the look-ahead holds: the parse-tree check, and spaCy's own matches on real words."""
+    from extractors.pipeline import _english_affix_patterns
+
+    assert _english_affix_patterns()[4]
+    rx = spacy.blank("en").tokenizer.infix_finditer.__self__
+    words = "state-of-the-art GPT-4 1.5B x^2 a/b a:b a=b 10-20 e.g.,x 3*4 a--b a—b a–b a~b U.S.A. ...a…b"
+    starts = [w[m.start()] for w in words.split() for m in rx.finditer(w)]
+    assert len(starts) >= 15 and not any(c.isalnum() for c in starts)
+
+
+def test_infix_look_ahead_finds_spacys_matches():
+    from extractors.pipeline import _EnglishInfixFinditer, make_nlp
+
+    plain = spacy.blank("en").tokenizer.infix_finditer.__self__
+    fast = make_nlp().tokenizer.tokenizer.infix_finditer
+    assert isinstance(fast.__self__, _EnglishInfixFinditer) and fast.__self__.regex is not plain
+    # the Basic Multilingual Plane and the emoji and pictograph blocks: no letter or digit
+    others = [chr(cp) for cp in (*range(0x10000), *range(0x1F000, 0x1FB00))
+              if not chr(cp).isalnum() and not 0xD800 <= cp < 0xE000]
+    found = 0
+    for left, right in (("a", "b"), ("1", "2"), ("a", "A"), ("A", "1"), ("ab.", "Cd"), ("", "")):
+        for text in (" ".join(left + c + right for c in others), "".join(left + c + c + right for c in others)):
+            spans = [m.span() for m in plain.finditer(text)]
+            assert spans == [m.span() for m in fast(text)], (left, right)
+            found += len(spans)
+    assert found > 10_000
