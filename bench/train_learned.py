@@ -1164,7 +1164,7 @@ def train_leak_free(silver: list[dict[str, Any]], args: argparse.Namespace) -> L
 
         # -- the extension model
         if not args.no_extend:
-            best = max(EXTEND_GRID, key=lambda t: (totals[f"new+extend {t}"]["silver"]["all"][0], -t))
+            best = max(EXTEND_GRID, key=lambda t: (_figures(totals[f"new+extend {t}"]["silver"])["all"]["f1"], -t))
             on = _figures(totals[f"new+extend {best}"]["silver"])
             ext = train(ex["extend"], l2=args.l2, extension=True)
             ext_th = 1.01
