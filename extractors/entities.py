@@ -87,7 +87,17 @@ not ("miniF2F-test" is a mention of miniF2F); a Title-Case long form or a name r
 "a new" or "the proposed" is the paper's own ("via a novel ... Pyramid Fusion network", "the proposed
 SHB-DW algorithm"; not the kind in "ALAM, a novel ACT framework"), and so is a definition followed by
 ", a new/novel ..." ("the Open License Corpus (OLC), a new corpus we curate") or introduced as "a
-framework / the mechanism of X (ABC)".
+framework / the mechanism of X (ABC)". Round 10: the authors naming a known name in the naming
+clause itself ("The agent, which we refer to as Gato") or after a proposal verb and "a new ... <head
+noun>" ("we release a new ... dataset DFN-2B") make it theirs; a bare lower-case name of two to four
+words right after "we propose/introduce" ends its noun phrase ("we propose velocity parameterization
+and ..."; not "we propose simple modifications"); an emphasised phrase in apposition to "a new ..."
+or named after a method head noun ("a new family of losses, *X*", "Our approach - called a *X*") is
+the paper's own, not when an assumption or a measure is named. After an unnamed proposal, only the
+first definition (and those coordinated with it or named as its components) is its name, and not the
+object of a purpose ("a new method, dubbed X (ABC), to perform Y (B)"); a name cited in brackets
+("[Kakade et al. 2011]"), "previously proposed", "the recently-proposed X (ABC)" or taken by the
+clause's verb ("this paper adopts ... termed X", "we analyze an algorithm called X") is used.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -256,11 +266,18 @@ _CALLED = re.compile(
     # the look-ahead on the first letters lets the scan skip most positions (measured: -35% time)
     rf"(?=[nacdtwWr])(?<!so-)(?<!so )\b(?:namely|called|dubbed|named(?!\s+entit)|termed|coined|"
     rf"(?:which\s+|[Ww]e\s+)(?:call|name|dub|term|coin|denote)(?:\s+(?:it|them))?|and\s+(?:call|dub|term|coin|name)(?:\s+(?:it|them))?|referred to as|"
-    rf"(?:[Ww]e|which we)\s+refer\s+to\s+as|(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
+    rf"(?:[Ww]e|which we)\s+refer\s+to\s+as|(?:[Ww]e|which we)\s+refer\s+to\s+(?:it|them|th(?:is|ese)(?=\s+as\b)|(?:this|these|the|our|such\s+an?)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)\s+as|"
     rf"denoted as|denoted by)\s+(?:as\s+)?"
     rf"(?:it\s+|them\s+|(?:this|these|the|our|such\s+an?)\s+(?:[a-z][\w-]*\s+){{0,2}})?(?:the\s+|an?\s+(?=``|[\"“]))?(?:``|[\"“'])?"
     rf"(?P<name>{_TITLE_PHRASE}(?=(?:''|[\"”'])?(?:\s*[(,.;:]|\s+(?:to|that|which|for|with|in|on|by|as|is|and)\b))|{_NAME})"
 )
+# after a name: a citation in brackets ("[Kakade et al. 2011]", "[12]") or "previously proposed"
+_CITED_AFTER = re.compile(r"\s*(?:\[[^\[\]]{0,60}\d[^\[\]]{0,20}\]|,\s*(?:previously|originally|first)\s+"
+                          r"(?:proposed|introduced|developed)\b)")
+_WE_NAMING = re.compile(r"\bwe\s+(?:call|name|dub|term|refer)", re.IGNORECASE)
+# the clause's verb takes an existing thing: "this paper adopts a class of ... termed X"
+_ADOPTED_BEFORE = re.compile(r"\b(?:adopts?|adopting|uses?|using|employs?|employing|leverages?|leveraging|"
+                             r"utili[sz]es?|analy[sz]es?|analy[sz]ing|revisits?|revisiting)\b[^.;:]*$")
 _EARLIER_WORK = re.compile(r"\b(?:recently (?:proposed|introduced|developed)|existing|prior|previous|popular|"
                            r"classical|well-known|standard|widely used)\b", re.IGNORECASE)
 # "a new challenge named reliability bias": a challenge or issue named in lower case is a phenomenon
@@ -270,6 +287,7 @@ _LOWER_NAME = re.compile(r"[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}(?=(?:''|[\"”']
 # two lower-case names joined by "and" after a naming verb ("which we refer to as X and Y.")
 _LOWER_PAIR = re.compile(r"(?P<a>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3}?)\s+and\s+"
                          r"(?P<b>[a-z][\w-]*+(?:\s+[a-z][\w-]*+){0,3})(?=\s*(?:[.,;:(]|$))")
+_NAMING_END = re.compile(r"\b(?:as|call|dub|term|coin|name|it|them|the|our|an?)\s*(?:``|[\"“'])?\s*$")
 _STRONG_NAMING = re.compile(r"\b(?:we|which|and)\s+(?:call|term|dub|coin)|dubbed|termed|coined|refer\s+to\s+as")
 # the next names of a list after a first one: "SCALLION and SCAFCOM", "A, B and C"
 # a lower-case phrase naming a phenomenon, not a method ("what we call the dominant frequency bias")
@@ -386,6 +404,10 @@ _LATIN_PHRASES = frozenset(("a posteriori", "a priori", "a fortiori", "ad hoc", 
                             "de novo", "in situ", "in silico", "in vivo", "in vitro", "ex ante", "ex post", "vice versa",
                             "et al", "et al.", "inter alia", "status quo", "bona fide", "sui generis", "ceteris paribus",
                             "mutatis mutandis", "prima facie", "ab initio", "i.e.", "e.g.", "etc"))
+# before an emphasised phrase: a naming verb, or an apposition to "a new/novel ..." (the authors' own)
+_EMPH_NAMING_BEFORE = re.compile(
+    r"(?:\b(?P<verb>called|named|dubbed|termed|coined|we\s+(?:call|name|dub|term))(?:\s+as)?\s+(?:an?\s+|the\s+)?"
+    r"|\b(?:an?|our)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,5}?[\w-]+\s*(?:,|:|---|--|—|–)\s*(?:an?\s+)?)[`'\"“]*$")
 _EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
@@ -403,6 +425,23 @@ _LOWER_PROPOSAL_STOP = frozenset(
     "a an the our this these that its their new novel two three four several various multiple some each both "
     "it them they simple efficient effective general generic theoretical empirical extensive further additional "
     "improved modified alternative different such".split())
+# "we propose velocity parameterization and ...": a bare lower-case phrase after the verb
+_BARE_VERBS = ("propose", "introduce")
+_LOWER_BARE_PROPOSAL = re.compile(
+    r"\s+(?P<name>(?!(?:and|or|to|of|for|in|on|with|by|from|via|as|at|that|which|how|what|when|where|whether|"
+    r"is|are|was|were|be|been|can|will|may|here|there|future)\s|[a-z]+ing\s)"  # "we introduce is based on", "augmenting X"
+    r"[a-z][a-z-]*+(?:\s+(?!(?:and|or|to|of|for|in|on|with|by|from|via|as|at|that|which|is|are)\b)[a-z][a-z-]*+){1,3})"
+    r"(?=\s*(?:[,.;:(]|--|—|(?:to|which|that|for|as|with|and|in|on)\s))")
+_BARE_CONTINUED = re.compile(
+    rf"\s+and\s+(?:[\w-]+\s+){{0,3}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS}|strategies|schemes|mechanisms|modules)\b|\s+(?:for|of|with|in|on)\s+(?:[\w-]+\s+){{0,3}}?[\w-]+\s*\(",
+    re.IGNORECASE)
+#: words that make a bare phrase after "we propose" a description, not a name
+_BARE_STOP = frozenset(
+    "methods approaches algorithms techniques strategies ways means modifications improvements changes extensions "
+    "solutions ideas models frameworks schemes tools metrics measures bounds results analyses analysis guarantees "
+    "experiments evaluation evaluations insights theory principles notions concepts variants alternatives "
+    "using learning training modeling modelling leveraging incorporating adding applying combining "
+    "directions variables modules environments features maximization minimization".split())
 _APPOS_AFTER_NP = re.compile(
     rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{1,9}}?[\w-]+,\s+(?P<name>{_NAME}),\s+"
     rf"(?:to|which|that|whose|where)\b")
@@ -595,7 +634,8 @@ _NOT_METHOD_LONG = re.compile(
     r"conditions?|assumptions?)$", re.IGNORECASE)
 _NEURAL_EQUATION = re.compile(r"\bneural\b.*\bequations?$", re.IGNORECASE)
 _NAMED_BEFORE = re.compile(
-    r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
+    r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely|"
+    r"we refer to (?:it|them|this|these) as)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
     r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+|\bour\s+(?:new\s+)?)(?:``|[\"“'‘])?$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
@@ -929,6 +969,13 @@ class EntityRecognizer:
             if hb and self.is_name(hb.group("name")) and gaz.lookup(hb.group("name")) is None:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
+            elif hb and _NOVELTY.search(ct, pend, hb.start("head")) and not _earlier_work_sentence(ct, pend):
+                # "we release a new 2 billion example dataset DFN-2B": a known name right after a
+                # proposal verb and "a new/novel/first ... <head noun>": two proposal cues, as for a
+                # definition ("we propose the first X (ABC)")
+                add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
+                    "propose_head", 5)
+                known_proposals[entity_key(hb.group("name"))].add("novelty")
             h = _AFTER_VERB_HEAD.match(ct, pend)
             if h:
                 label = _head_label(h.group("head")) or METHOD
@@ -951,6 +998,11 @@ class EntityRecognizer:
             while k < len(ct) and ct[k] in " '\"”":
                 k += 1
             role = USED if _CITATION.match(ct, k) else PROPOSED  # "termed X (Olsson et al., 2022)": cited
+            if role == PROPOSED and (_CITED_AFTER.match(ct, k) or _ADOPTED_BEFORE.search(
+                    ct, max(0, m.start() - 60), m.start()) and not _NOVELTY.search(ct, max(0, m.start() - 60), m.start())
+                    and not _WE.search(m.group(0))):  # ("an approach to using VLMs ..., which we call X": theirs)
+                role = USED  # "called GLM-tron [Kakade et al. 2011]", "called X, previously proposed in ...",
+                # "this paper adopts a class of models termed X", "we analyze an algorithm called X"
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
             sent = ct[max(0, m.start() - 60):m.start()]
             sent = sent[sent.rfind(". ") + 1:]
@@ -992,7 +1044,8 @@ class EntityRecognizer:
                     and not _CHALLENGE_BEFORE.search(sent) and _gap_head(ct[max(0, m.start() - 60):m.start()]) != "n"
                 lp = _LOWER_NAME.match(ct, ps)
                 if lp is not None and context_ok and lower_ok(lp.group(0)):
-                    out.append(_Cand(*view.span_to_orig(lp.start(), lp.end()), label, role, "called", None, 4))
+                    out.append(_Cand(*view.span_to_orig(lp.start(), lp.end()), label,
+                                     USED if _CITED_AFTER.match(ct, lp.end()) else role, "called", None, 4))
                     continue
                 pair = _LOWER_PAIR.match(ct, ps) if strong and lp is None else None
                 if pair is not None and context_ok and lower_ok(pair.group("a")) and lower_ok(pair.group("b")):
@@ -1014,9 +1067,13 @@ class EntityRecognizer:
                 continue
             add(m.start("name"), m.end("name"), label, role, "called", 4,
                 loose=not m.group(0).lower().startswith("namely"))
-            if role == PROPOSED and _STRONG_NAMING.search(trigger) and _WE.search(sent):
+            if role == PROPOSED and _STRONG_NAMING.search(trigger) and (_WE.search(sent) or _WE.search(trigger)
+                                                                          and _NAMING_END.search(trigger)):
                 # "we propose X, which we dub NAME": the authors naming a thing is their own even when
-                # the gazetteer knows the name now (from this very paper); "called"/"namely" are weaker
+                # the gazetteer knows the name now (from this very paper); "called"/"namely" are weaker.
+                # The authors may speak in the trigger itself ("The agent, which we refer to as Gato"),
+                # when the name follows the naming verb (not "as the prescriptive ReLU network": a
+                # known word inside a longer name)
                 known_proposals[entity_key(name)].add("naming")
             add_list_tail(m.end("name"), label, role, "called", 4)
         title_end = ct.find("\n\n")
@@ -1182,6 +1239,10 @@ class EntityRecognizer:
                 proposed = nm is not None and _only_modifiers(_strip_markup(text[nm.end("novel"):d.long_start]))
             named = _NAMED_BEFORE.search(_strip_markup(text[max(0, d.long_start - 40):d.long_start])) is not None \
                 or _PASSIVE_PROPOSED.match(text, d.short_end) is not None  # "X (ABC) is proposed"
+            if named:
+                win = _strip_markup(text[max(0, d.long_start - 60):d.long_start])
+                if _ADOPTED_BEFORE.search(win) and not _NOVELTY.search(win) and not _WE_NAMING.search(win):
+                    named = False  # "this paper adopts a class of models termed X (ABC)": someone else's
             if not named and text.startswith(")}", d.short_end):  # "{\\sc X (ABC)} is proposed"
                 named = _PASSIVE_PROPOSED.match(text, d.short_end + 2) is not None
             if not named and d.long_start > 0 and text[d.long_start - 1] in "\"“`" and title_case:
@@ -1217,9 +1278,13 @@ class EntityRecognizer:
                 ue = _last_before(unnamed_orig, d.long_start)
                 proposed = ue is not None and d.long_start - ue <= 220 and title_case \
                     and _TOPIC_BEFORE.search(text, max(0, d.long_start - 12), d.long_start) is None \
+                    and _first_named_since(text, defs, ue, di) \
+                    and _PURPOSE_BEFORE.search(text, max(0, d.long_start - 40), d.long_start) is None \
                     and gaz.lookup(d.long) is None and gaz.lookup(d.short) is None \
                     and _TOOL_BEFORE.search(text, max(0, d.long_start - 45), d.long_start) is None
                 # ("we propose a method, based on Mechanistic Interpretability (MI) techniques": a tool;
+                # "a new method, dubbed X (ABC), to perform One Class Classification (OCC)": the unnamed
+                # proposal has its name already, and a purpose's object is the task, not the name;
                 # "we propose an approach to challenges in Model-based Reinforcement Learning (MBRL)": the
                 # setting, named after "in")
             # a name given right after "we propose"/"called" is the paper's own method, whatever its
@@ -1242,7 +1307,8 @@ class EntityRecognizer:
                 by_short = gaz.lookup(d.short)
                 if by_short is not None and entity_key(d.long) in {entity_key(f) for f in (by_short.name, *by_short.aliases)}:
                     known = by_short
-            role = PROPOSED if proposed and known is None and not _earlier_work_sentence(text, d.long_start) else USED
+            role = PROPOSED if proposed and known is None and not _earlier_work_sentence(text, d.long_start) \
+                and not _EARLIER_BEFORE.search(text, max(0, d.long_start - 50), d.long_start) else USED
             if known is not None:
                 label = METHOD if known.type == "method" else BENCHMARK
                 if direct and not _earlier_work_sentence(text, d.long_start):
@@ -1275,6 +1341,20 @@ class EntityRecognizer:
             pe = _last_before(proposal_orig, es)
             after_verb = pe is not None and es - pe <= 40 and \
                 _only_modifiers(_strip_markup(text[pe:es]).rstrip("\\textbf{*_ "))
+            nb = _EMPH_NAMING_BEFORE.search(_strip_markup(text[max(0, es - 80):es])) \
+                if not after_verb and es > 8 else None
+            if nb is not None:
+                # "a new family of loss functions, *smooth adversarial comp-sum losses*": an apposition to
+                # a new thing the authors describe makes the emphasised phrase its name, as right after
+                # the verb; so does a naming verb after a method or benchmark head noun ("Our approach -
+                # called a *conceptual safeguard*"; not "a new assumption, called *local correctness*" nor
+                # "a new performance measure ... that we call the *regret of exploration*")
+                before = _strip_markup(text[max(0, es - 200):es])
+                before = before[:len(before) - (len(nb.string) - nb.start())]
+                before = before[before.rfind(". ") + 1:]
+                heads = [h.lastgroup for h in _HEAD_RE.finditer(before)]
+                after_verb = nb.group("verb") is None or (("m" in heads or "b" in heads) and "n" not in heads
+                                                          and "assumption" not in before)
             descriptive = after_verb and 2 <= len(inner.split()) <= 7 and inner[:1].isalpha() and not gaz.is_stop(inner) \
                 and _gap_head(_strip_markup(text[pe:es])) != "n" \
                 and not inner.split()[0].endswith("ly")
@@ -1355,6 +1435,37 @@ class EntityRecognizer:
             else:  # a lower-case phrase is no name to is_name: the two cues make it one
                 s0, e0 = view.span_to_orig(*lm.span("name"))
                 out.append(_Cand(*_balance_dollars(text, s0, e0), label, PROPOSED, "propose", None, 3))
+
+        # a lower-case name of two to four words right after "we propose/introduce", no determiner,
+        # ending its noun phrase: "we propose velocity parameterization and explore ...", "we then
+        # propose gradient-guided parity alignment, which ..." (a determiner makes it a description:
+        # "we propose a universal guidance algorithm")
+        for pe in proposal_ends:
+            if not ct.endswith(_BARE_VERBS, max(0, pe - 10), pe):
+                continue
+            lm = _LOWER_BARE_PROPOSAL.match(ct, pe, min(len(ct), pe + 80))
+            if lm is None:
+                continue
+            phrase = lm.group("name")
+            words = phrase.split()
+            if words[0] in _LOWER_PROPOSAL_STOP or any(w in _BARE_STOP for w in words) \
+                    or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase) \
+                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
+                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
+                    or _NOT_METHOD_LONG.search(phrase) or _head_label(words[-1]) is not None \
+                    or any(w.endswith("ly") for w in words) or gaz.lookup(phrase) is not None \
+                    or self._head_is_none(ct, lm.end("name")) or self._appositive_head(ct, lm.end("name")) == "n" \
+                    or _BARE_CONTINUED.match(ct, lm.end("name")) \
+                    or (ct.startswith(",", lm.end("name")) and _USED_MODS.search(ct, lm.end("name"),
+                                                                                min(len(ct), lm.end("name") + 40))):
+                # ("We introduce algorithmic assurance, the problem of ...": a problem; "we propose
+                # rank-based matching and distribution-based matching strategies": modifiers of a
+                # shared head; "we propose automated keywords-ranking for prompts (AK4Prompts)": the
+                # name runs on to its definition; "We propose data augmentation, a standard technique":
+                # someone else's)
+                continue
+            s0, e0 = view.span_to_orig(*lm.span("name"))
+            out.append(_Cand(s0, e0, self._label_after(ct, lm.end("name")) or METHOD, PROPOSED, "propose", None, 3))
 
         # a coined name set off by commas after a described proposal: "We propose a novel relative
         # position encoding with interpolation, FIRE, to improve ..." (no head noun needed)
@@ -2398,6 +2509,29 @@ _SENTENCE_ADVERBS = frozenset(
     "specifically therefore consequently accordingly subsequently instead our the this".split())
 # after a proposal verb: optional determiners, then up to seven words (a modifier and a known method)
 # "in" right before a long form: the setting of a proposal, not the proposal ("... in Multi-Agent RL (MARL)")
+# "the recently-proposed X (ABC)", "the widely used X (ABC)": someone else's
+_EARLIER_BEFORE = re.compile(r"\b(?:recently[\s-](?:proposed|introduced|developed)|previously[\s-](?:proposed|introduced)|"
+                             r"existing|prior|previous|popular|classical|classic|well-known|standard|widely[\s-]used)"
+                             r"\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+# "to perform X (ABC)", "for minimizing the X (ABC) objective": the object of a purpose clause
+_PURPOSE_BEFORE = re.compile(r"\b(?:to\s+[a-z]+|(?:for|by)\s+[a-z]+ing)\s+(?:the\s+|an?\s+)?$")
+# between two definitions: the second is a component of the first ("X (ABC) consists of two parts: (1) ...")
+_COMPONENT_CUE = re.compile(r"\b(?:consists? of|consisting of|compris(?:es|ing)|composed of|components?|modules?)\b")
+
+
+def _first_named_since(text: str, defs: list, start: int, di: int) -> bool:
+    """Is definition ``di`` the first name given after an unnamed proposal ending at ``start``?
+
+    Definitions between them count only when they are coordinated with it ("two novel algorithms,
+    Long A (A) and Long B (B)") or it is one of their components ("X (ABC) consists of: (1) ...").
+    """
+    prev = [o for o in defs[:di] if start <= o.long_start]
+    if not prev:
+        return True
+    gap_start = prev[-1].short_end
+    return _DEF_COORD.fullmatch(text, gap_start, defs[di].long_start) is not None \
+        or _COMPONENT_CUE.search(text, prev[0].short_end, defs[di].long_start) is not None
+
 _TOPIC_BEFORE = re.compile(r"\b(?:in|within)\s+(?:the\s+)?$")
 _INDEFINITE = re.compile(r"\s+(?:an?\s|(?:novel|new)\s)")
 _MOD_KNOWN = re.compile(r"\s+(?:(?:the|a|an|our|novel|new)\s+){0,2}(?P<phrase>[a-z][\w-]*+(?:\s+[A-Za-z][\w-]*+){1,6})")

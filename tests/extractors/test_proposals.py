@@ -23,13 +23,15 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 import learned_proposals as P  # noqa: E402  (the experiment lives in bench/, not in the package)
 
+# (the verb before the descriptive names is "devise": a bare lower-case name after "propose" or
+# "introduce" is a rule of the entities component since the tenth round, and these are forms it misses)
 TITLE = "Robust Certificates via Kernel Shrinking"
 ABSTRACT = ("Certified defences scale badly with the input dimension. To fix this, we first study the "
-            "geometry of smoothing and then propose kernel shrinking to remove the dependence on the "
+            "geometry of smoothing and then devise kernel shrinking to remove the dependence on the "
             "dimension. Kernel shrinking is cheap to run, and kernel shrinking certificates hold for every "
             "norm we tried.")
 #: Rule-found names (a coined name after the verb, a known method) beside descriptive phrases.
-RULED = ("We introduce FlexiMerge, a novel framework that merges adapters, and we then propose gradient "
+RULED = ("We introduce FlexiMerge, a novel framework that merges adapters, and we then devise gradient "
          "rerouting to stabilise training with Adam. Unlike LoRA, our rerouting scheme needs no rank.")
 NO_NAME = [
     "We propose a simple method to reduce the cost of training.",
