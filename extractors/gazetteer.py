@@ -114,6 +114,9 @@ class Gazetteer:
     #: and the entity rules ask about the same few thousand names in every abstract
     _lookups: dict[str, "GazetteerEntry | None"] = field(default_factory=dict, init=False, repr=False,
                                                           compare=False)
+    #: SHA-256 of the file the gazetteer was read from (:func:`load_gazetteer`), "" otherwise: with
+    #: it, :func:`phrase_patterns` finds its cache file without computing the forms
+    source_digest: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Gazetteer":
@@ -240,13 +243,16 @@ def _variants(form: str, etype: str) -> list[str]:
 def load_gazetteer(path: str | None = None) -> Gazetteer:
     """The gazetteer at ``path`` (default: the shipped one), cached."""
     p = Path(path) if path else GAZETTEER_PATH
-    return Gazetteer.from_data(json.loads(p.read_text(encoding="utf-8")))
+    raw = p.read_bytes()
+    gaz = Gazetteer.from_data(json.loads(raw.decode("utf-8")))
+    object.__setattr__(gaz, "source_digest", hashlib.sha256(raw).hexdigest())  # (a frozen dataclass)
+    return gaz
 
 
 #: Environment variable naming the folder of :func:`phrase_patterns`' cache (empty: no cache).
 CACHE_DIR_ENV = "PAPERKG_CACHE_DIR"
 #: First bytes of a pattern cache file; a new layout gets a new magic (old files then miss).
-_PATTERN_MAGIC = b"paperkg phrase patterns 1\n"
+_PATTERN_MAGIC = b"paperkg phrase patterns 2\n"
 
 
 def default_cache_dir() -> Path | None:
@@ -275,31 +281,36 @@ def phrase_patterns(gaz: Gazetteer, tokenizer: Any, *,
     (case-insensitive groups) or ``ORTH`` hashes, which ``PhraseMatcher.add`` takes in place of
     ``Doc`` s and stores as it would a ``Doc`` 's (the same trie, the same matches).
 
-    Tokenizing the ~14,000 forms is most of building the pipeline (~0.33 s CPU of ~0.6 s: every
+    Tokenizing the ~14,000 forms was most of building the pipeline (~0.33 s CPU of ~0.6 s: every
     form is new to the tokenizer's cache). The hashes are kept in a file named by a digest of
-    everything they depend on: the forms, the tokenizer's settings (``to_bytes``: special cases,
-    affix and URL patterns), the vocabulary's language and spaCy's version, so a changed
-    gazetteer, a changed ``phrase_forms`` or another tokenizer reads another file (never a
-    stale one). The hashes are spaCy's string hashes, the same in every process. A missing,
-    unreadable or malformed file is rebuilt; a folder that cannot be written leaves the cache
-    off. ``cache_dir``: ``True`` for :func:`default_cache_dir`, a folder, or ``None``/``False``
-    for no cache.
+    everything they depend on: the tokenizer's settings (``to_bytes``: special cases, affix and
+    URL patterns), the vocabulary's language, spaCy's and Python's versions, and the forms. For a gazetteer
+    read from a file (:attr:`Gazetteer.source_digest`) the forms are stood for by that file's
+    content and this module's code (which derives the forms from it), so a hit needs neither
+    the forms nor the tokenizer; for another one (built from a dict) the forms are computed and
+    hashed. A changed gazetteer, a changed :meth:`Gazetteer.phrase_forms` or another tokenizer
+    thus reads another file, never a stale one. The hashes are spaCy's string hashes, the same
+    in every process. A missing, unreadable or malformed file is rebuilt; a folder that cannot
+    be written leaves the cache off. ``cache_dir``: ``True`` for :func:`default_cache_dir`, a
+    folder, or ``None``/``False`` for no cache.
 
     Tokenizing here would also create the forms' words in the vocabulary and the tokenizer's
     chunk cache; neither changes what the pipeline finds: paperkg reads only ``LOWER`` of a
     word, computed from its text whenever the word is first seen (the pipeline's tokenizer
     starts with an empty chunk cache either way, see :func:`extractors.pipeline.make_nlp`).
     """
-    groups = pattern_groups(gaz)
     folder = default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None)
+    groups = None if folder is not None and gaz.source_digest else pattern_groups(gaz)
     path = None
     if folder is not None:
-        path = folder / f"phrases-{_pattern_digest(groups, tokenizer)}.bin"
+        path = folder / f"phrases-{_pattern_digest(gaz, groups, tokenizer)}.bin"
         cached = _read_patterns(path, groups)
         if cached is not None:
             return cached
+        if groups is None:
+            groups = pattern_groups(gaz)
     out = []
-    for i, ci, forms in groups:
+    for i, ci, forms in groups:  # type: ignore[union-attr]
         if ci:
             keywords = [[t.lower for t in doc] for doc in tokenizer.pipe(forms)]
         else:
@@ -310,68 +321,96 @@ def phrase_patterns(gaz: Gazetteer, tokenizer: Any, *,
     return out
 
 
-def _pattern_digest(groups: list[tuple[int, bool, list[str]]], tokenizer: Any) -> str:
+def _pattern_digest(gaz: Gazetteer, groups: list[tuple[int, bool, list[str]]] | None, tokenizer: Any) -> str:
+    """The cache key of :func:`phrase_patterns`: the forms, or (``groups`` None) the gazetteer
+    file's digest and this module's code."""
     import spacy
 
     h = hashlib.sha256(_PATTERN_MAGIC)
-    h.update(f"{spacy.__version__}\0{getattr(tokenizer.vocab, 'lang', '')}\0".encode())
+    h.update(f"{spacy.__version__}\0{sys.version}\0{getattr(tokenizer.vocab, 'lang', '')}\0".encode())
     h.update(hashlib.sha256(tokenizer.to_bytes(exclude=["vocab"])).digest())
-    for i, ci, forms in groups:
-        h.update(f"\1{i}\0{int(ci)}\0".encode())
-        h.update("\0".join(forms).encode("utf-8", "surrogatepass"))
+    if groups is None:
+        h.update(b"\2" + gaz.source_digest.encode() + _code_digest().encode())
+    else:
+        for i, ci, forms in groups:
+            h.update(f"\1{i}\0{int(ci)}\0".encode())
+            h.update("\0".join(forms).encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:32]
 
 
-def _read_patterns(path: Path, groups: list[tuple[int, bool, list[str]]]
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """SHA-256 of this module's source: :meth:`Gazetteer.phrase_forms` and the rules it calls."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _read_patterns(path: Path, groups: list[tuple[int, bool, list[str]]] | None
                    ) -> list[tuple[int, bool, list[list[int]]]] | None:
-    """The cached hashes of ``groups`` (see :func:`_write_patterns`), or None."""
+    """The cached patterns (see :func:`_write_patterns`), or None when the file is missing, is
+    malformed, or (``groups`` given) does not have their entries, matchers and form counts."""
+    if array("I").itemsize != 4 or array("Q").itemsize != 8:
+        return None
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    n_forms = sum(len(forms) for _i, _ci, forms in groups)
-    head = len(_PATTERN_MAGIC)
-    if array("I").itemsize != 4 or array("Q").itemsize != 8:
+    pos = len(_PATTERN_MAGIC)
+    if not data.startswith(_PATTERN_MAGIC) or len(data) < pos + 4:
         return None
-    if not data.startswith(_PATTERN_MAGIC) or len(data) < head + 4 * n_forms:
+
+    def take(code: str, n: int) -> array | None:
+        nonlocal pos
+        a = array(code)
+        size = a.itemsize * n
+        if len(data) < pos + size:
+            return None
+        a.frombytes(data[pos:pos + size])
+        pos += size
+        if sys.byteorder != "little":  # the file is little-endian
+            a.byteswap()
+        return a
+
+    head = take("I", 1)
+    n_groups = head[0] if head else 0
+    table = take("I", 3 * n_groups)  # entry index, case-insensitive (0/1), number of forms
+    if table is None:
         return None
-    lengths = array("I")
-    lengths.frombytes(data[head:head + 4 * n_forms])
-    hashes = array("Q")
-    body = data[head + 4 * n_forms:]
-    if len(body) != 8 * sum(lengths):
+    shape = [(table[3 * k], bool(table[3 * k + 1]), table[3 * k + 2]) for k in range(n_groups)]
+    if groups is not None and shape != [(i, ci, len(forms)) for i, ci, forms in groups]:
         return None
-    hashes.frombytes(body)
-    if sys.byteorder != "little":  # the file is little-endian
-        lengths.byteswap()
-        hashes.byteswap()
+    lengths = take("I", sum(n for _i, _ci, n in shape))
+    hashes = take("Q", sum(lengths)) if lengths is not None else None
+    if hashes is None or pos != len(data):
+        return None
     flat = hashes.tolist()
     out = []
-    k = pos = 0
-    for i, ci, forms in groups:
+    k = at = 0
+    for i, ci, n in shape:
         keywords = []
-        for n in lengths[k:k + len(forms)]:
-            keywords.append(flat[pos:pos + n])
-            pos += n
-        k += len(forms)
+        for length in lengths[k:k + n]:  # type: ignore[index]
+            keywords.append(flat[at:at + length])
+            at += length
+        k += n
         out.append((i, ci, keywords))
     return out
 
 
 def _write_patterns(path: Path, patterns: list[tuple[int, bool, list[list[int]]]]) -> None:
-    """The magic, one uint32 length per form, then every token hash as a uint64 (little-endian),
-    written to a temporary file and renamed (a reader never sees half a file)."""
+    """The magic, the number of groups, (entry, case-insensitive, number of forms) per group, one
+    length per form and every token hash (uint32, hashes uint64, little-endian), written to a
+    temporary file and renamed (a reader never sees half a file)."""
     if array("I").itemsize != 4 or array("Q").itemsize != 8:
         return
+    table = array("I", [len(patterns)] + [x for i, ci, kws in patterns for x in (i, int(ci), len(kws))])
     lengths = array("I", [len(kw) for _i, _ci, kws in patterns for kw in kws])
     hashes = array("Q", [h for _i, _ci, kws in patterns for kw in kws for h in kw])
     if sys.byteorder != "little":
-        lengths.byteswap()
-        hashes.byteswap()
+        for a in (table, lengths, hashes):
+            a.byteswap()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(_PATTERN_MAGIC + lengths.tobytes() + hashes.tobytes())
+        tmp.write_bytes(_PATTERN_MAGIC + table.tobytes() + lengths.tobytes() + hashes.tobytes())
         os.replace(tmp, path)
     except OSError:  # a read-only or full disk: no cache, the patterns are built each time
         try:

@@ -108,6 +108,40 @@ def test_changed_data_reads_another_file(tmp_path):
     assert phrase_patterns(gaz2, tok, cache_dir=tmp_path) == _from_docs(gaz2, tok)
 
 
+def test_gazetteer_file_digest_finds_the_file_without_the_forms(tmp_path, monkeypatch):
+    import json
+
+    from extractors.gazetteer import load_gazetteer
+
+    path = tmp_path / "gaz.json"
+    path.write_text(json.dumps(DATA), encoding="utf-8")
+    gaz = load_gazetteer(str(path))
+    assert gaz.source_digest and gaz == Gazetteer.from_data(DATA)
+    tok = _tokenizer()
+    expected = _from_docs(gaz, tok)
+    cache = tmp_path / "cache"
+    assert phrase_patterns(gaz, tok, cache_dir=cache) == expected
+    forms = Gazetteer.phrase_forms
+    calls = []
+    monkeypatch.setattr(Gazetteer, "phrase_forms", lambda self: calls.append(1) or forms(self))
+    assert phrase_patterns(gaz, tok, cache_dir=cache) == expected
+    assert calls == []  # read back by the file's digest: no forms computed
+    # the file changed: another digest, another cache file, the new forms
+    more = dict(DATA, entries=[*DATA["entries"], {"type": "method", "name": "LoRA", "aliases": ["low-rank adaptation"],
+                                                 "source": "curated"}])
+    path.write_text(json.dumps(more), encoding="utf-8")
+    load_gazetteer.cache_clear()
+    changed = load_gazetteer(str(path))
+    load_gazetteer.cache_clear()
+    assert changed.source_digest != gaz.source_digest
+    assert phrase_patterns(changed, tok, cache_dir=cache) == _from_docs(changed, tok) != expected
+    assert len(list(cache.glob("phrases-*.bin"))) == 2
+    # the same data without a file: keyed by its forms, the same patterns
+    plain = Gazetteer.from_data(more)
+    assert phrase_patterns(plain, tok, cache_dir=cache) == _from_docs(plain, tok)
+    assert len(list(cache.glob("phrases-*.bin"))) == 3
+
+
 def test_changed_tokenizer_reads_another_file(tmp_path):
     gaz = Gazetteer.from_data(DATA)
     plain = _tokenizer()
