@@ -725,12 +725,16 @@ def _run_worker(tmp: Path, gazetteer: Path, golds: list[dict[str, Any]], tag: st
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def fold_gazetteers(tmp: Path, silver: Path = SILVER, folds: int = 5) -> list[Path]:
+def fold_gazetteers(tmp: Path, silver: Path = SILVER, folds: int = 5, *, abstracts: Path | None = None) -> list[Path]:
     """One gazetteer per fold, built as ``bench/silver_cv.py`` builds them: the silver names mined
     from the *other* folds' batches only (the shipped thresholds), so a fold's labels never reach
-    its own features (gazetteer membership, source, the silver stoplist)."""
+    its own features (gazetteer membership, source, the silver stoplist). ``abstracts``: the
+    folder of abstracts the builder counts common words in (default the builder's; a folder that
+    does not exist skips those counts, for a quick test build)."""
     from extractors import build_gazetteer
     from extractors.build_silver import Thresholds
+
+    extra = {} if abstracts is None else {"abstracts": abstracts}
 
     b_of, fold_of = batch_folds(silver, folds)
     batches = sorted(set(b_of.values()))
@@ -739,7 +743,7 @@ def fold_gazetteers(tmp: Path, silver: Path = SILVER, folds: int = 5) -> list[Pa
         path = tmp / f"gazetteer-{k}.json"
         if not path.exists():
             data = build_gazetteer.build(silver=silver, batches=[b for b in batches if fold_of[b] != k],
-                                         thresholds=Thresholds())
+                                         thresholds=Thresholds(), **extra)
             path.write_text(json.dumps(data), encoding="utf-8")
         out.append(path)
     return out
