@@ -97,7 +97,11 @@ the paper's own, not when an assumption or a measure is named. After an unnamed 
 first definition (and those coordinated with it or named as its components) is its name, and not the
 object of a purpose ("a new method, dubbed X (ABC), to perform Y (B)"); a name cited in brackets
 ("[Kakade et al. 2011]"), "previously proposed", "the recently-proposed X (ABC)" or taken by the
-clause's verb ("this paper adopts ... termed X", "we analyze an algorithm called X") is used.
+clause's verb ("this paper adopts ... termed X", "we analyze an algorithm called X") is used. A
+definition after "our <head noun>," ("For our model, X (ABC)") is the paper's own, and so is a known
+name right after "we propose/introduce" with a relative clause ("we propose MONet, which ..."). A
+Title-Case long form that ends like a problem, setting or paradigm ("... Bandits (DLB)", "... Problem",
+"... Learning") is not typed a proposed method by a nearby unnamed proposal alone.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -451,6 +455,7 @@ _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
 _NOVELTY = re.compile(r"\b(?:first|novel|new)\b")
 _HEAD_APPOSITION_END = re.compile(rf"\b(?:{_BENCH_HEADS}|{_METHOD_HEADS}),\s*$", re.IGNORECASE)
+_RELATIVE_AFTER = re.compile(r"\s*,\s*(?:which|that|whose)\s")
 _INDEFINITE_APPOSITION = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?,\s*(?:an?|the first)\s")
 _ADJECTIVE_END = re.compile(r"(?:ian|ic|al|ive|ous|ary)$")
 _NAME_APPOSITION = re.compile(r"\s*,\s*[A-Z][\w-]*[A-Z0-9]")
@@ -636,7 +641,10 @@ _NEURAL_EQUATION = re.compile(r"\bneural\b.*\bequations?$", re.IGNORECASE)
 _NAMED_BEFORE = re.compile(
     r"(?:(?:we call|called|dubbed|named|termed|we denote|denoted as|namely|"
     r"we refer to (?:it|them|this|these) as)\s+(?:as\s+)?(?:the\s+|our\s+)?|"
-    r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+|\bour\s+(?:new\s+)?)(?:``|[\"“'‘])?$",
+    r"\b(?:the|our)\s+(?:(?:newly\s+)?proposed|novel)\s+|\bour\s+(?:new\s+)?|"
+    # "For our model, Markovian GPVAE (MGPVAE)", "Our approach, Project and Probe (PP)"
+    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:model|method|approach|framework|algorithm|architecture|system|dataset|"
+    r"benchmark|technique|estimator|network)\s*(?:,|:|--|—)\s*)(?:``|[\"“'‘])?$",
     re.IGNORECASE)
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
@@ -952,9 +960,11 @@ class EntityRecognizer:
                     ne = self._cut_at_tool(ct, ns, ne)
                     for ls, le in _list_items(ct, ns, ne):
                         add(ls, le, label, PROPOSED, "propose", 5, loose=True)
-                    if _INDEFINITE_APPOSITION.match(ct, ne) and ns == a.start("name"):
+                    if ns == a.start("name") and (_INDEFINITE_APPOSITION.match(ct, ne) or _RELATIVE_AFTER.match(ct, ne)
+                                                  and ct.endswith(_BARE_VERBS, max(0, pend - 10), pend)):
                         # "We introduce iTransformer, a forecaster that ...": the verb and an
-                        # indefinite appositive are two proposal cues, enough for a known name too
+                        # indefinite appositive are two proposal cues, enough for a known name too; so
+                        # are "propose/introduce" and a relative clause ("we propose MONet, which relies on")
                         known_proposals[entity_key(ct[ns:ne])].add("appositive")
                 elif strict and modifier:
                     self._name_before_head(ct, ns, ne, pend, defs, add)
@@ -1292,7 +1302,8 @@ class EntityRecognizer:
             direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
                                                           or _NEURAL_EQUATION.search(d.long) is not None)
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
-                    and not _NONE_LAST_WORD.search(" " + d.long):
+                    and not _NONE_LAST_WORD.search(" " + d.long) \
+                    and (direct_ok or not (_NOT_METHOD_LONG.search(d.long) or _PARADIGM_END.search(d.long))):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
             if label == METHOD and _data_head_after(text, d.short_end):
                 label = BENCHMARK  # "we construct the Visual Chat Logs (VCL) dataset"

@@ -9,7 +9,9 @@
    approach - called a *X*"), not an emphasised assumption or measure;
 4. after an unnamed proposal, the object of a purpose clause is not its name;
 5. names the abstract marks as existing work (a bracket citation, "previously proposed",
-   "recently-proposed", "this paper adopts ... termed X") are used.
+   "recently-proposed", "this paper adopts ... termed X") are used;
+6. a definition after "our <head noun>," and a known name after "we propose" with a relative clause
+   are the paper's own.
 
 Every abstract here is invented for the test.
 """
@@ -147,3 +149,32 @@ def test_an_approach_to_using_things_that_the_authors_name_is_theirs(found_in) -
     text = ("We propose a natural and general approach to using VLMs as reward models, which we call "
             "VLM-RMs. We use VLM-RMs to train a humanoid.")
     assert {n for t, r, n in found_in(text) if r == "proposed"} == {"VLM-RMs"}, found_in(text)
+
+
+# ----------------------------------------------------------------------------- 6. the authors' own head noun
+def test_a_definition_after_our_head_noun_is_the_papers_own(found_in) -> None:
+    text = ("We leverage state space forms of Markovian processes. For our model, Markovian Flow Autoencoder "
+            "(MFAE), we show on many tasks that it performs well.")
+    assert ("method", "proposed", "Markovian Flow Autoencoder") in found_in(text)
+
+
+def test_a_known_name_right_after_we_propose_and_a_relative_clause_is_the_papers_own(found_in) -> None:
+    # the gazetteer knows MONet (another model of that name); "propose X, which ..." is two cues
+    text = "In this work, we aim to close this gap and propose MONet, which relies solely on multilinear operators."
+    assert ("method", "proposed", "MONet") in found_in(text)
+
+
+def test_a_known_name_after_we_use_and_a_relative_clause_stays_used(found_in) -> None:
+    text = "In this work, we use MONet, which relies solely on multilinear operators, as a baseline."
+    assert ("method", "used", "MONet") in found_in(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We study a new setting, Dynamical Linear Arms (DLA), where rewards evolve. We propose an algorithm "
+     "for the Weighted Tallying Problem (WTP) and prove regret bounds.", "Weighted Tallying Problem"),
+    ("To address this, we propose a new framework for Dynamic Partially Observable Games (DPOG) and solve "
+     "them efficiently.", "Dynamic Partially Observable Games"),
+])
+def test_a_problem_or_setting_named_after_an_unnamed_proposal_is_no_proposed_method(found_in, text: str,
+                                                                                   name: str) -> None:
+    assert not {n for t, r, n in found_in(text) if r == "proposed" and n == name}, found_in(text)
