@@ -101,7 +101,8 @@ clause's verb ("this paper adopts ... termed X", "we analyze an algorithm called
 definition after "our <head noun>," ("For our model, X (ABC)") is the paper's own, and so is a known
 name right after "we propose/introduce" with a relative clause ("we propose MONet, which ..."). A
 Title-Case long form that ends like a problem, setting or paradigm ("... Bandits (DLB)", "... Problem",
-"... Learning") is not typed a proposed method by a nearby unnamed proposal alone.
+"... Learning") is not typed a proposed method by a nearby unnamed proposal alone. "established",
+"unveiled" and "open-sourced" are proposal verbs ("we established the first benchmark, X").
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -210,8 +211,9 @@ _PROPOSE_VERB = (
     r"propose|proposes|proposed|introduce|introduces|introduced|present|presents|presented|"
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
-    r"curated|create|creates|created|build|builds|built|establish|establishes|offer|offers|collected|"
-    r"unveil|unveils|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|collect|collects"
+    r"curated|create|creates|created|build|builds|built|establish|establishes|established|offer|offers|collected|"
+    r"unveil|unveils|unveiled|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|"
+    r"open-sourced|collect|collects"
 )
 _PROPOSE = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|note)|[Oo]ur (?:paper|work)|[Tt]he (?:paper|work))"

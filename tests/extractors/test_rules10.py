@@ -178,3 +178,10 @@ def test_a_known_name_after_we_use_and_a_relative_clause_stays_used(found_in) ->
 def test_a_problem_or_setting_named_after_an_unnamed_proposal_is_no_proposed_method(found_in, text: str,
                                                                                    name: str) -> None:
     assert not {n for t, r, n in found_in(text) if r == "proposed" and n == name}, found_in(text)
+
+
+def test_established_and_unveiled_are_proposal_verbs(found_in) -> None:
+    text = ("To assess speech tokens, we established the first benchmark, SpeechTokBench. Results vary. "
+            "We also unveiled VoxTok, a tokenizer for speech language models.")
+    found = {n for t, r, n in found_in(text) if r == "proposed"}
+    assert {"SpeechTokBench", "VoxTok"} <= found, found
