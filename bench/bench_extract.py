@@ -20,6 +20,9 @@ goes first, one ``extract_raw`` pass on a freshly built pipeline (cold) and two 
 and the same for the load (importing ``extractors.pipeline`` and building ``make_nlp()``: what
 a ``kg extract`` of a few records mostly pays).
 On a machine shared with other work that ratio, not the absolute figures, is what to quote.
+The load is that of a warm phrase-pattern cache (:func:`extractors.gazetteer.phrase_patterns`,
+one file per gazetteer, tokenizer and code version, written by the first run that misses it; the
+median of three rounds is a hit); ``PAPERKG_CACHE_DIR=`` (empty) measures the pipeline without it.
 
 ``--consolidation RAW --input FILE...`` times the corpus-level consolidation alone on a saved raw
 extraction (one :meth:`~extractors.pipeline.RawExtraction.to_dict` per line, in the order of the

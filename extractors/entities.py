@@ -134,7 +134,7 @@ from spacy.tokens import Doc, Span
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import (GREEK_LETTERS, CleanView, Definition, best_long_form, clean_view,
                                       definitions_of, doc_text, doc_view, emphasized_ranges, find_definitions)
-from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
+from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer, phrase_patterns
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
 
@@ -224,8 +224,11 @@ _PROPOSE = re.compile(
     rf"(?!\s+(?:on|upon|onto)\b)"
     rf"|\b(?:proposing|introducing|presenting)\b"
 )
-#: the words _PROPOSE starts with (found with str.find, then matched there)
-_PROPOSE_ANCHORS = ("We", "we", "This", "this", "Our", "our", "The", "the", "proposing", "introducing", "presenting")
+#: where _PROPOSE's matches start: each alternative's words up to its first non-literal ("[Tt]his "
+#: before the noun, "[Oo]ur (?:paper|work)" spelt out), found with str.find, then matched there ("the"
+#: and "our" alone came up ~88,000 times in the confpapers abstracts, "the paper"/"the work" seldom)
+_PROPOSE_ANCHORS = ("We", "we", "This ", "this ", "Our paper", "Our work", "our paper", "our work", "The paper",
+                    "The work", "the paper", "the work", "proposing", "introducing", "presenting")
 # literal-first (a separate scan: as alternatives of _PROPOSE they would be tried at every position)
 # "We analyse the setting and propose X": a bare verb after "and" shares the authors' subject;
 # "(we) ... use it to develop the X framework": the authors' purpose clause. Each pattern starts
@@ -313,6 +316,12 @@ _POSSESSIVE_BEFORE = re.compile(r"\w['’]s?\s+(?:[$\\{]|\\\w+\{|\*)*$")
 # "Long Form (LF)" inside one emphasis
 _DEFINITION_INSIDE = re.compile(r"\S\s*\([A-Za-z][\w+-]{1,14}\)$")
 _PARTICIPLE = re.compile(r"[a-z](?:ed|en)$")
+# an appositive with a head noun after a name (EntityRecognizer._head_is_none); compiled once: a
+# pattern built and looked up in re's cache per call cost more than its match
+_NONE_APPOSITIVE = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
+                              rf"(language models?|{_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", re.IGNORECASE)
+_SENTENCE_START_BEFORE = re.compile(r"[.!?\n]\s*$|^\s*$")
+_SPACE_OR_HYPHEN = re.compile(r"[\s-]+")
 # a name given to a new metric: "an automatic metric, X, that", "a novel measure called X"
 _METRIC_HEAD = re.compile(r"(?:metric|measure|score|statistic|criterion|index)s?", re.IGNORECASE)
 # the metric head ends its noun phrase ("a metric for ...", not "the metric scores", "score-based")
@@ -478,12 +487,16 @@ _STUDY_SUBTITLE = re.compile(r"\s*(?:(?:an?|the)\s+)?(?:(?:closer|second|new|fre
                              r"understanding|evaluating|evaluation|benchmarking|on\s|when\s|why\s|how\s|what\s|"
                              r"does\s|do\s|is\s|are\s|can\s)", re.IGNORECASE)
 _TITLE_NAME = re.compile(rf"^\s*(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})\s*:\s*(?P<rest>[^\n]{{0,80}})")
-_BENCH_HEAD_WORD = re.compile(
-    r"\s(?:benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|environments?|"
-    r"leaderboards?|challenges?|collections?|test sets?|training sets?|query logs?)\b")
-_METHOD_HEAD_WORD = re.compile(
-    r"\s(?:algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
-    r"language model|LLM|classifier)\b")
+_BENCH_HEAD_WORDS = (r"benchmarks?|datasets?|data sets?|databases?|benchmark suites?|corpus|corpora|testbeds?|"
+                     r"environments?|leaderboards?|challenges?|collections?|test sets?|training sets?|query logs?")
+_METHOD_HEAD_WORDS = (r"algorithm|framework|architecture|network|optimizer|method|estimator|backbone|family|series|"
+                      r"language model|LLM|classifier")
+_BENCH_HEAD_WORD = re.compile(rf"\s(?:{_BENCH_HEAD_WORDS})\b")
+_METHOD_HEAD_WORD = re.compile(rf"\s(?:{_METHOD_HEAD_WORDS})\b")
+#: both in one scan of the text (group "b" or "m"): no word of one list starts one of the other, nor
+#: follows a space inside one ("data sets", "language model"), so their matches never overlap and
+#: this finds each one's matches, merged in text order
+_HEAD_WORD = re.compile(rf"\s(?:(?P<b>{_BENCH_HEAD_WORDS})|(?P<m>{_METHOD_HEAD_WORDS}))\b")
 _TITLE_AT_END = re.compile(r"(?<![\w-])(?P<name>[A-Z][\w-]*+(?: (?:of |for |and )?[A-Z][\w-]*+){1,3}) $")
 _NAME_AT_END = re.compile(rf"(?P<name>{_NAME})\s+$")
 _ITEM = rf"(?:(?:[A-Z][\w-]*+\s+){{0,2}}{_NAME})"  # "Bouncing Balls", "Fashion MNIST"
@@ -619,9 +632,9 @@ _PASSIVE_BEFORE = re.compile(r"\s(?:is|are)\s+(?:[a-z]+\s+)?$")
 _BENCH_BEFORE_WORDS = ("benchmark", "dataset", "data set", "corpora", "environment", "collections")
 _COMPARE_WORDS = ("compared", "outperform", "baseline", "surpass", "than", "versus", "vs")
 _EXTEND_WORDS = (" extend ", " generalize ", " adapt ", " lift ")  # the verb as _EXTEND needs it
-#: substrings without which _CALLED cannot match (``str.__contains__`` is cheaper than any regex scan)
-_CALLED_WORDS = ("named", "called", "dubbed", "termed", "coined", "namely", "e call", "e name", "e dub",
-                 "e term", "e coin", "refer", "denote", "d call", "d term", "d dub", "d coin", "d name")
+#: substrings without which _CALLED cannot match (``str.__contains__`` is cheaper than any regex scan):
+#: every trigger holds one ("we term", "and dub", "namely", "referred"); seven scans, not eighteen
+_CALLED_WORDS = ("name", "call", "dub", "term", "coin", "refer", "denote")
 # Where the matches of whole-text scans start, for :func:`_anchored_finditer` (_BENCH_BEFORE and
 # _COMPARE start with one of their words above). An _APPOS_ANCHOR match starts at one of
 # _APPOS_ANCHORS or one character before a hyphen (``\s-``).
@@ -759,12 +772,8 @@ class EntityRecognizer:
         self._entry_of: dict[int, int] = {}  # match id -> gazetteer entry index
         self.matcher_orth = PhraseMatcher(self.vocab, attr="ORTH")
         self.matcher_lower = PhraseMatcher(self.vocab, attr="LOWER")
-        by_entry: dict[tuple[int, bool], list[str]] = defaultdict(list)
-        for i, form, ci in gaz.phrase_forms():
-            by_entry[(i, ci)].append(form.lower() if ci else form)
-        for (i, ci), forms in by_entry.items():
-            docs = list(self._tokenizer.pipe(forms))
-            (self.matcher_lower if ci else self.matcher_orth).add(f"gaz{i}", docs)
+        for i, ci, keywords in phrase_patterns(gaz, self._tokenizer):
+            (self.matcher_lower if ci else self.matcher_orth).add(f"gaz{i}", keywords)
 
     def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
                    nlp: Language | None = None, patterns: dict[str, Any] | str | Path | None = None) -> None:
@@ -1110,7 +1119,7 @@ class EntityRecognizer:
                 label = BENCHMARK
             role = USED if _USED_MODS.search(mods) else PROPOSED
             before = ct[max(0, m.start() - 2):m.start()]
-            mid_sentence = m.start() > 0 and not re.search(r"[.!?\n]\s*$|^\s*$", before)
+            mid_sentence = m.start() > 0 and not _SENTENCE_START_BEFORE.search(before)
             loose = role == PROPOSED and m.group("det").lower() in ("a", "an") and mid_sentence
             add(m.start("name"), m.end("name"), label, role, "appositive", 4, loose=loose)
         t = _TITLE_NAME.match(ct)
@@ -1516,7 +1525,10 @@ class EntityRecognizer:
                         add(ps, m.end("phrase"), METHOD, USED, "cited", 2, loose=True)
 
         # shape rules
-        for hm in _BENCH_HEAD_WORD.finditer(ct):
+        head_words = list(_HEAD_WORD.finditer(ct))  # _BENCH_HEAD_WORD's and _METHOD_HEAD_WORD's matches
+        for hm in head_words:
+            if hm.lastgroup != "b":
+                continue
             # the longest name list ending right at this head word ("on X, Y, and Z datasets")
             lo = max(0, hm.start() - 240)
             lo = max(lo, ct.rfind(". ", lo, hm.start()) + 1)  # a list never crosses a sentence end
@@ -1551,7 +1563,9 @@ class EntityRecognizer:
             for ls, le in items:
                 le = self._trim_generic_tail(ct, ls, le)
                 add(ls, le, BENCHMARK, USED, "bench_list", 2, loose=not _sentence_initial(ct, ls))
-        for hm in _METHOD_HEAD_WORD.finditer(ct):
+        for hm in head_words:
+            if hm.lastgroup != "m":
+                continue
             m = _NAME_AT_END.search(ct, max(0, hm.start() - 60), hm.start() + 1)
             if m is not None and m.group("name") in untyped_shorts:
                 continue  # "test-time adaptation (TTA) method": the paradigm, not a method name
@@ -1708,17 +1722,17 @@ class EntityRecognizer:
         if not proposals:
             return out
         abstract = ct[sep:]
-        for m in _COINED_TOKEN.finditer(title):
-            name = m.group(0)
-            if m.start() > 0 and not _TITLE_TOOL_BEFORE.search(title, 0, m.start()):
+        for ms, me in _coined_tokens(title):  # the spans of _COINED_TOKEN.finditer(title), found faster
+            name = title[ms:me]
+            if ms > 0 and not _TITLE_TOOL_BEFORE.search(title, 0, ms):
                 continue  # "Local Filtering in MetaFormer": a name in the title's topic is not its own
             # coined shapes only ("GraphTune", "Qwen2"): acronyms and hyphenated Title-Case
             # words of a title are mostly known terms or modifiers ("LLMs", "RGB-D", "Bures-Wasserstein")
             if len(name) < 3 or not _CAMEL.search(name) or not self.is_name(name) or gaz.lookup(name) is not None:
                 continue
             if _introduced_in(abstract, name) and not _described_as_known(abstract, name):
-                label = self._label_after(ct, m.end()) or METHOD
-                add(m.start(), m.end(), label, PROPOSED, "title_echo", 3)
+                label = self._label_after(ct, me) or METHOD
+                add(ms, me, label, PROPOSED, "title_echo", 3)
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
         if not phrases:
             return out
@@ -1983,8 +1997,7 @@ class EntityRecognizer:
     def _head_is_none(self, ct: str, pos: int, *, clean: bool = True) -> bool:
         window = ct[pos:pos + 70]
         # "a series of large language models" ends in the method head "language model(s)", not "language"
-        m = re.match(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
-                     rf"(language models?|{_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", window, re.IGNORECASE)
+        m = _NONE_APPOSITIVE.match(window)
         return bool(m and not m.group(2).lower().startswith("language model") and _head_label(m.group(2)) is None)
 
     def _label_before(self, ct: str, pos: int, *, window: int = 60) -> str | None:
@@ -2133,12 +2146,15 @@ class EntityRecognizer:
         spans = []
         span_info: dict[str, list[Any]] = {}
         display = _display_names(group, defs, text, accepted)
+        labels: dict[str, str] = {}  # the label of each key (its info no longer changes)
         for c in sorted(accepted, key=lambda c: c.start):
             k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
             i = info.get(k)
             if i is None:
                 continue
-            label = max(sorted(i["labels"]), key=lambda lab: i["labels"][lab])
+            label = labels.get(k)
+            if label is None:
+                label = labels[k] = max(sorted(i["labels"]), key=lambda lab: i["labels"][lab])
             if label not in self.labels:
                 continue
             cs, ce = c.start, c.end
@@ -2224,7 +2240,7 @@ def _canonical(gaz: Gazetteer, surface: str) -> str | None:
     if entity_key(surface) == entity_key(entry.name):
         return entry.name
     short, long = (surface, entry.name) if len(surface) < len(entry.name) else (entry.name, surface)
-    if (" " not in short and "-" not in short.strip("-") and len(re.split(r"[\s-]+", long)) >= 2
+    if (" " not in short and "-" not in short.strip("-") and len(_SPACE_OR_HYPHEN.split(long)) >= 2
             and not long.lower().startswith(short.lower()) and sum(c.isupper() for c in short) >= 2
             and 2 * sum(c.isupper() for c in short) >= sum(c.isalpha() for c in short)
             and best_long_form(short.rstrip("s"), long) == long):
@@ -2780,11 +2796,15 @@ def _list_items(ct: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # ---------------------------------------------------------------------------- plain records
-def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0,
-                      field: str = "abstract") -> list[Entity]:
+def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, field: str = "abstract",
+                      mention: Callable[[int, int, str, str], Mention | None] | None = None) -> list[Entity]:
     """The component's spans as :class:`kg.records.Entity` records (one per name and paper).
 
     ``offset`` is subtracted from the character offsets (for a field that does not start at 0).
+    ``mention(start, end, text, rule)``, when given, makes each mention instead (say in its field
+    of a joined text, :func:`extractors.pipeline._mention_maker`); a mention it gives None for is
+    left out, and so is an entity left without one (its name, role and aliases still come from
+    all its spans), as if the entities were mapped afterwards, without making every mention twice.
     """
     by_name: dict[tuple[str, str], dict[str, Any]] = {}
     text = doc_text(doc)
@@ -2800,16 +2820,30 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0,
         if g is None:
             g = by_name[k] = {"name": canonical, "role": role, "mentions": [], "aliases": set()}
         surface = text[s:e]
-        g["mentions"].append(Mention(s - offset, e - offset, surface, rule or "", field))
+        if mention is None:
+            g["mentions"].append(Mention(s - offset, e - offset, surface, rule or "", field))
+        else:
+            m = mention(s, e, surface, rule or "")
+            if m is not None:
+                g["mentions"].append(m)
         if role == PROPOSED:
             g["role"] = PROPOSED
-        g["aliases"].add(clean_view(surface).text.strip())
+        g["aliases"].add(_alias(surface))
     out = []
     for (label, _k), g in by_name.items():
+        if not g["mentions"]:
+            continue  # (only with ``mention``: every mention crossed the title/abstract break)
         etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK
         aliases = tuple(sorted(a for a in g["aliases"] if entity_key(a) != entity_key(g["name"])))
         out.append(Entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _alias(surface: str) -> str:
+    """A mention's text as an alias: markup removed, trimmed (the same surfaces recur in every
+    abstract; a clean view per mention cost more than the rest of :func:`entities_from_doc`)."""
+    return clean_view(surface).text.strip()
 
 
 @Language.factory("paperkg_entities",

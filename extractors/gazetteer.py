@@ -251,6 +251,8 @@ def load_gazetteer(path: str | None = None) -> Gazetteer:
 
 #: Environment variable naming the folder of :func:`phrase_patterns`' cache (empty: no cache).
 CACHE_DIR_ENV = "PAPERKG_CACHE_DIR"
+#: Pattern cache files kept in the folder (the most recently used; each is ~0.4 MB).
+MAX_PATTERN_FILES = 16
 #: First bytes of a pattern cache file; a new layout gets a new magic (old files then miss).
 _PATTERN_MAGIC = b"paperkg phrase patterns 2\n"
 
@@ -306,6 +308,10 @@ def phrase_patterns(gaz: Gazetteer, tokenizer: Any, *,
         path = folder / f"phrases-{_pattern_digest(gaz, groups, tokenizer)}.bin"
         cached = _read_patterns(path, groups)
         if cached is not None:
+            try:
+                os.utime(path)  # recently used: the last file the folder's bound removes
+            except OSError:
+                pass
             return cached
         if groups is None:
             groups = pattern_groups(gaz)
@@ -415,5 +421,21 @@ def _write_patterns(path: Path, patterns: list[tuple[int, bool, list[list[int]]]
     except OSError:  # a read-only or full disk: no cache, the patterns are built each time
         try:
             tmp.unlink()
+        except OSError:
+            pass
+        return
+    _prune_patterns(path.parent)
+
+
+def _prune_patterns(folder: Path) -> None:
+    """Keep the :data:`MAX_PATTERN_FILES` most recently used pattern files of ``folder`` (every
+    other gazetteer, say each fold's of a cross-validation, writes one of its own)."""
+    try:
+        files = sorted(folder.glob("phrases-*.bin"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+    except OSError:  # a file removed meanwhile by another process
+        return
+    for old in files[MAX_PATTERN_FILES:]:
+        try:
+            old.unlink()
         except OSError:
             pass

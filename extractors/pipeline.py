@@ -488,11 +488,7 @@ def _raw_from_doc(record: Record, doc: Any, abstract_start: int,
         return ("abstract", abstract_start) if s >= abstract_start else ("title", 0)
 
     mention = _mention_maker(abstract_start)
-    entities: list[Entity] = []
-    for ent in entities_from_doc(doc):
-        mentions = tuple(x for x in (mention(m.start, m.end, m.text, m.rule) for m in ent.mentions) if x)
-        if mentions:
-            entities.append(Entity(ent.type, ent.name, ent.role, ent.aliases, mentions))
+    entities = entities_from_doc(doc, mention=mention)  # each mention made once, in its field
     citations: list[Citation] = []
     for factory, reader in readers:
         try:

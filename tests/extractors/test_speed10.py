@@ -6,10 +6,16 @@
    changed tokenizer or a damaged file gives the patterns of what is there now.
 2. The tokenizer's infix search tries spaCy's English infix pattern only where a character that is
    not a letter or digit starts (a look-ahead): the same matches.
+3. The entity rules' cheaper scans find what the plain ones found: the proposal verbs from fewer
+   anchors, one scan for both head-word lists, fewer gate words for the naming cues, and
+   ``entities_from_doc`` making each mention in its field at once.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import spacy
 from spacy.matcher import PhraseMatcher
 
@@ -164,6 +170,25 @@ def test_damaged_file_is_rebuilt(tmp_path):
         assert path.read_bytes() == good  # and written again
 
 
+def test_folder_keeps_the_most_recently_used_files(tmp_path):
+    import os
+
+    from extractors.gazetteer import MAX_PATTERN_FILES
+
+    tok = _tokenizer()
+    first = Gazetteer.from_data(DATA)
+    phrase_patterns(first, tok, cache_dir=tmp_path)
+    (kept,) = tmp_path.glob("phrases-*.bin")
+    os.utime(kept, ns=(1, 1))  # written long ago ...
+    for k in range(MAX_PATTERN_FILES + 3):
+        extra = {"type": "benchmark", "name": f"Bench{k}", "aliases": [], "source": "curated"}
+        phrase_patterns(Gazetteer.from_data(dict(DATA, entries=[*DATA["entries"], extra])), tok, cache_dir=tmp_path)
+        if k == 5:
+            phrase_patterns(first, tok, cache_dir=tmp_path)  # ... but read again: used recently
+    files = list(tmp_path.glob("phrases-*.bin"))
+    assert len(files) == MAX_PATTERN_FILES and kept in files
+
+
 def test_unwritable_folder_leaves_the_cache_off(tmp_path):
     gaz = Gazetteer.from_data(DATA)
     tok = _tokenizer()
@@ -184,6 +209,36 @@ def test_cache_dir_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "paperkg"
 
+
+
+def test_entity_key_shortcut_is_the_substitution():
+    """entity_key skips the substitution for a lower-cased ASCII letters-and-digits name: the same key."""
+    import re
+
+    from extractors.gazetteer import _PLURAL_LONGEST_FIRST, _PLURAL_WORDS, GREEK_NAMES, entity_key
+
+    def plain(name: str) -> str:  # entity_key as it was, always substituting
+        n = name.strip()
+        if len(n) > 2 and n.endswith("s") and n[-2].isupper():
+            n = n[:-1]
+        low = n.lower()
+        if not low.isascii():
+            low = low.translate(GREEK_NAMES)
+        key = re.sub(r"[^0-9a-z]+", "", low.replace("+", "plus"))
+        if key.endswith(_PLURAL_WORDS):
+            word = next(w for w in _PLURAL_LONGEST_FIRST if key.endswith(w))
+            if word != "experts":
+                key = key[: len(key) - len(word)] + (word[:-2] if word.endswith("sses") or word == "processes"
+                                                     else word[:-1])
+        return key
+
+    names = ["MoEs", "GPT4", "gpt-4", "CFR+", "β-VAE", "Generative Adversarial Networks", "K8s", "A1s", "x", "",
+             " ", "Ⅻ", "x²", "ﬁne", "İstanbul", "ǅemal", "processes", "Gaussian Processes", "MIXTURE-OF-EXPERTS"]
+    names += [chr(cp) for cp in range(0x10000) if not 0xD800 <= cp < 0xE000]
+    names += ["a" + chr(cp) + "b" for cp in range(0x3000) if not 0xD800 <= cp < 0xE000]
+    entity_key.cache_clear()
+    assert [entity_key(n) for n in names] == [plain(n) for n in names]
+    entity_key.cache_clear()
 
 # 2. The infix search behind a look-ahead (extractors.pipeline._EnglishInfixFinditer)
 
@@ -214,3 +269,90 @@ def test_infix_look_ahead_finds_spacys_matches():
             assert spans == [m.span() for m in fast(text)], (left, right)
             found += len(spans)
     assert found > 10_000
+
+
+# 3. The entity rules' scans (extractors.entities)
+
+@pytest.fixture(scope="module")
+def real_texts(shared_data: Path) -> list[str]:
+    """Titles and abstracts of the first 400 ICML 2023 papers, read at run time."""
+    import json
+
+    lines = (shared_data / "confpapers" / "jsonl" / "icml2023.jsonl").read_text(encoding="utf-8").splitlines()
+    return [(d.get("title") or "") + "\n\n" + (d.get("abstract") or "") for d in map(json.loads, lines[:400])]
+
+
+HAND = [
+    "We propose X. The paper introduces Y, the work presents Z; Our paper develops A and our work builds B.",
+    "This paper proposes C; this work, this study and this article: this note describes D. The thesis we release.",
+    "Together we  propose E,\twe\npresent F; weigh the power; between the papers; the paperwork presents G.",
+    "We have developed H, we then propose I, we publicly release J. Proposing K, introducing L, presenting M.",
+]
+
+
+def test_proposal_anchors_find_every_proposal_verb(real_texts):
+    from extractors import entities as E
+
+    def plain(ct: str) -> list[int]:  # _PROPOSE tried after every word boundary: no anchors
+        ends = [m.end() for i in range(len(ct)) if (i == 0 or not (ct[i - 1].isalnum() or ct[i - 1] == "_"))
+                for m in [E._PROPOSE.match(ct, i)] if m is not None]
+        return sorted(ends)
+
+    found = 0
+    for ct in HAND + real_texts:
+        ends = [e for e in E._proposal_ends(ct)]
+        assert set(plain(ct)) <= set(ends), ct[:60]
+        found += len(plain(ct))
+    assert found > 300
+
+
+def test_one_scan_finds_both_head_word_lists(real_texts):
+    from extractors import entities as E
+
+    words = E._BENCH_HEAD_WORDS.replace("?", "").split("|") + E._METHOD_HEAD_WORDS.split("|")
+    words += [w + "s" for w in words]
+    adversarial = " ".join(f"{a} {b} {a}-{b} x{a} {a}x" for a in words for b in words[:6])
+    n = 0
+    for ct in [adversarial, *real_texts]:
+        both = sorted([("b", *m.span()) for m in E._BENCH_HEAD_WORD.finditer(ct)]
+                      + [("m", *m.span()) for m in E._METHOD_HEAD_WORD.finditer(ct)], key=lambda x: x[1])
+        assert [(m.lastgroup, *m.span()) for m in E._HEAD_WORD.finditer(ct)] == both
+        n += len(both)
+    assert n > 1000
+
+
+def test_naming_cue_gate_words(real_texts):
+    """Every text with a _CALLED match holds a gate word (the gate never hides a match)."""
+    from extractors import entities as E
+
+    cues = ["namely X", "called X", "dubbed X", "named X", "termed X", "coined X", "which we call X", "We name it X",
+            "we dub them X", "we term X", "we coin X", "we denote X", "and call it X", "and dub X", "and term X",
+            "and coin X", "and name X", "referred to as X", "We refer to as X", "which we refer to this method as X",
+            "We refer to these as X", "denoted as X", "denoted by X"]
+    hits = 0
+    for ct in cues + real_texts:
+        if E._called_matches(ct):
+            hits += 1
+            assert any(w in ct for w in E._CALLED_WORDS), ct[:80]
+    assert hits >= len(cues)
+
+
+def test_mentions_made_in_their_field_are_the_mapped_ones(nlp, real_texts):
+    from extractors.entities import _alias, clean_view, entities_from_doc
+    from extractors.pipeline import _mention_maker
+    from kg.records import Entity
+
+    n = 0
+    for text in real_texts[:150]:
+        doc = nlp(text)
+        mention = _mention_maker(text.index("\n\n") + 2)
+        mapped = []
+        for ent in entities_from_doc(doc):
+            ms = tuple(x for x in (mention(m.start, m.end, m.text, m.rule) for m in ent.mentions) if x)
+            if ms:
+                mapped.append(Entity(ent.type, ent.name, ent.role, ent.aliases, ms))
+        assert entities_from_doc(doc, mention=mention) == mapped
+        n += len(mapped)
+    assert n > 200
+    for surface in ("**X-Net**", "\\textbf{Y}", " Z ", "plain"):
+        assert _alias(surface) == clean_view(surface).text.strip()
