@@ -183,20 +183,27 @@ class _EnglishSuffixSearch:
         return self.regex.search(string, n)
 
 
-def _class_may_hold_letter(items: list) -> bool:
-    """Can the parsed character class ``items`` (``re._parser`` form) match a letter?"""
+def _class_may_hold(items: list, test, safe_categories: tuple = ()) -> bool:
+    """Can the parsed character class ``items`` (``re._parser`` form) match a character for which
+    ``test`` is true? Literals and ranges are checked; a category in ``safe_categories`` is known
+    to hold none; anything else (another category, a negation ...) is assumed to hold one."""
     from re import _constants as sre  # type: ignore[attr-defined]
 
     for op, av in items:
         if op is sre.LITERAL:
-            if chr(av).isalpha():
+            if test(chr(av)):
                 return True
         elif op is sre.RANGE:
-            if any(chr(c).isalpha() for c in range(av[0], av[1] + 1)):
+            if any(test(chr(c)) for c in range(av[0], av[1] + 1)):
                 return True
-        else:  # a category, a negation ...: assume it can
+        elif not (op is sre.CATEGORY and av in safe_categories):
             return True
     return False
+
+
+def _class_may_hold_letter(items: list) -> bool:
+    """Can the parsed character class ``items`` match a letter? (Any category: assume it can.)"""
+    return _class_may_hold(items, str.isalpha)
 
 
 def _needs_non_letter(items: list) -> bool:
@@ -246,20 +253,11 @@ class _EnglishInfixFinditer:
 
 def _class_never_alnum(items: list) -> bool:
     """Is no character of the parsed character class ``items`` alphanumeric (``str.isalnum``)?
-    False when unsure."""
+    False when unsure (only white space and ``\\W`` categories are known to hold none)."""
     from re import _constants as sre  # type: ignore[attr-defined]
 
-    for op, av in items:
-        if op is sre.LITERAL:
-            if chr(av).isalnum():
-                return False
-        elif op is sre.RANGE:
-            if any(chr(c).isalnum() for c in range(av[0], av[1] + 1)):
-                return False
-        elif not (op is sre.CATEGORY and av in (sre.CATEGORY_SPACE, sre.CATEGORY_UNI_SPACE,
-                                                  sre.CATEGORY_NOT_WORD, sre.CATEGORY_UNI_NOT_WORD)):
-            return False  # a negation, another category ...: it may hold one
-    return True
+    return not _class_may_hold(items, str.isalnum, (sre.CATEGORY_SPACE, sre.CATEGORY_UNI_SPACE,
+                                                    sre.CATEGORY_NOT_WORD, sre.CATEGORY_UNI_NOT_WORD))
 
 
 def _starts_non_alnum(items: list) -> bool:
