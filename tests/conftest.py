@@ -3,17 +3,35 @@
 Real data is read from ``../shared/data/`` beside the repository (present on every developer
 machine and in CI; ``PAPERKG_SHARED_DATA`` overrides the location). A missing folder is a
 failure, not a skip: tests that silently skip prove nothing.
+
+The suite keeps the extractors' pattern cache (``PAPERKG_CACHE_DIR``, see
+``extractors.gazetteer.default_cache_dir``) in a temporary folder of its own, removed at the
+end, so that running the tests writes nothing into the user's ``~/.cache``; the commands the
+tests start inherit it.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+if "PAPERKG_CACHE_DIR" not in os.environ:
+    _TEST_CACHE = tempfile.mkdtemp(prefix="paperkg-test-cache-")
+    os.environ["PAPERKG_CACHE_DIR"] = _TEST_CACHE
+else:
+    _TEST_CACHE = None
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    if _TEST_CACHE is not None:
+        shutil.rmtree(_TEST_CACHE, ignore_errors=True)
 
 
 def _shared_data() -> Path:
