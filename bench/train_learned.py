@@ -574,13 +574,20 @@ def cv_phrase_probabilities(phr_exs: Examples, *, silver: Path = SILVER, folds: 
                             keep: list[L.Model] | None = None) -> list[tuple[str, list[float], str]]:
     """Out-of-fold probabilities of the phrase candidates (folds by batch, as :func:`cv_silver`;
     the fold models appended to ``keep`` when one is given)."""
+    return _cv_probabilities(phr_exs, lambda part: train(part, l2=l2, phrase=True), silver, folds, keep)
+
+
+def _cv_probabilities(exs: Examples, fit, silver: Path, folds: int, keep: list[L.Model] | None
+                      ) -> list[tuple[str, list[float], str]]:
+    """``(label, probabilities, description)`` of every example from a model ``fit`` on the other
+    folds' examples (folds by batch; the fold models appended to ``keep`` when one is given)."""
     b_of, fold_of = batch_folds(silver, folds)
     pooled = []
     for k in range(folds):
-        model = train([x for x in phr_exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2, phrase=True)
+        model = fit([x for x in exs if fold_of[b_of[x[2].split()[1]]] != k])
         if keep is not None:
             keep.append(model)
-        pooled += [(lab, model.probabilities(f), d) for f, lab, d in phr_exs if fold_of[b_of[d.split()[1]]] == k]
+        pooled += [(lab, model.probabilities(f), d) for f, lab, d in exs if fold_of[b_of[d.split()[1]]] == k]
     return pooled
 
 
@@ -766,14 +773,7 @@ def cv_used_probabilities(exs: Examples, *, silver: Path = SILVER, folds: int = 
                           keep: list[L.Model] | None = None) -> list[tuple[str, list[float], str]]:
     """Out-of-fold ``(label, probabilities, description)`` of the used examples (folds by batch;
     the fold models appended to ``keep`` when one is given)."""
-    b_of, fold_of = batch_folds(silver, folds)
-    pooled = []
-    for k in range(folds):
-        model = train_used([x for x in exs if fold_of[b_of[x[2].split()[1]]] != k], l2=l2)
-        if keep is not None:
-            keep.append(model)
-        pooled += [(lab, model.probabilities(f), d) for f, lab, d in exs if fold_of[b_of[d.split()[1]]] == k]
-    return pooled
+    return _cv_probabilities(exs, lambda part: train_used(part, l2=l2), silver, folds, keep)
 
 
 def simulate_used(pooled: list[tuple[str, list[float], str]], threshold: float) -> tuple[int, int, int]:

@@ -719,6 +719,17 @@ def extension_features(ext: Extension, text: str, gazetteer: Gazetteer, abstract
     return f
 
 
+def _add_position(f: dict[str, float], s: int, text: str, abstract_start: int, *, first: bool = True) -> None:
+    """The position features of an occurrence starting at ``s``: where in the abstract it is (0 to
+    1), ``pos_late`` past 70% and (``first``) ``pos_first`` before 15%."""
+    rel = (s - abstract_start) / max(1, len(text) - abstract_start)
+    f["position"] = rel
+    if first and rel < 0.15:
+        f["pos_first"] = 1.0
+    elif rel > 0.7:
+        f["pos_late"] = 1.0
+
+
 def _sentence(text: str, s: int, e: int, lo: int) -> tuple[int, int]:
     """Start and end of the sentence around ``text[s:e]`` (within :data:`_WINDOW`, not before ``lo``)."""
     a = max(lo, s - _WINDOW)
@@ -779,7 +790,6 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
     abstract_start = sep + len(_SEPARATOR) if sep >= 0 else 0
     title = text[:sep] if sep >= 0 else ""
     s, e = cand.anchor
-    abstract_len = max(1, len(text) - abstract_start)
     # the short form / token
     _shape("s_", cand.short, f)
     entry = gazetteer.lookup(cand.short)
@@ -822,12 +832,7 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
         lw = [w.lower() for w in _WORD.findall(cand.long) if len(w) > 3]
         if lw and sum(w in tw for w in lw) / len(lw) >= 0.5:
             f["title_overlap"] = 1.0
-    rel = (s - abstract_start) / abstract_len
-    f["position"] = rel
-    if rel < 0.15:
-        f["pos_first"] = 1.0
-    elif rel > 0.7:
-        f["pos_late"] = 1.0
+    _add_position(f, s, text, abstract_start)
     # the sentence of the first occurrence
     ss, se = _sentence(text, s, e, abstract_start)
     before = _MARKUP_RUN.sub("", text[ss:s]).lower()
@@ -1463,10 +1468,7 @@ def phrase_features(ph: Phrase, text: str, gazetteer: Gazetteer, abstract_start:
         if lw and sum(w in tw for w in lw) / len(lw) >= 0.5:
             f["title_overlap"] = 1.0
     s, e = ph.anchor
-    rel = (s - abstract_start) / max(1, len(text) - abstract_start)
-    f["position"] = rel
-    if rel > 0.7:
-        f["pos_late"] = 1.0
+    _add_position(f, s, text, abstract_start, first=False)
     ss, se = _sentence(text, s, e, abstract_start)
     if ss == abstract_start:
         f["first_sentence"] = 1.0
@@ -1732,13 +1734,7 @@ def used_features(cand: Candidate, text: str, gazetteer: Gazetteer, abstract_sta
             if lw and all(w in tw for w in lw):
                 f["title_words"] = 1.0
     s, e = in_abs[0]
-    span = max(1, len(text) - abstract_start)
-    rel = (s - abstract_start) / span
-    f["position"] = rel
-    if rel < 0.15:
-        f["pos_first"] = 1.0
-    elif rel > 0.7:
-        f["pos_late"] = 1.0
+    _add_position(f, s, text, abstract_start)
     # the first occurrence's sentence
     ss, se = _sentence(text, s, e, abstract_start)
     if ss == abstract_start:
