@@ -93,10 +93,16 @@ TEST18_SEED = "20240531:test18"
 TEST18_PER_SOURCE = 40
 TEST19_SEED = "20240531:test19"
 TEST19_PER_SOURCE = 40
+TEST20_SEED = "20240531:test20"
+TEST20_PER_SOURCE = 40
 #: The out-of-domain split ``ood1``: other venues and years than the in-domain splits above.
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 OOD1_SEED = "20240531:ood1"
 OOD1_PER_SOURCE = 20
+#: The second out-of-domain split ``ood2``: the same venues, avoiding ood1 and the other-venue
+#: silver batches.
+OOD2_SEED = "20240531:ood2"
+OOD2_PER_SOURCE = 20
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -169,7 +175,7 @@ def _later_draw(
 
 
 def choose_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for test14, test15, ..., then test19: the splits drawn after
+    """Return ``(split, source, id)`` for test14, test15, ..., then test20: the splits drawn after
     the silver batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py`` holds. Each split avoids the ones before it, so appending a pair leaves the earlier ones as
     they were."""
     spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
@@ -183,7 +189,8 @@ def choose_late(data: Path) -> list[tuple[str, str, str]]:
                                     ("test16", TEST16_SEED, TEST16_PER_SOURCE),
                                     ("test17", TEST17_SEED, TEST17_PER_SOURCE),
                                     ("test18", TEST18_SEED, TEST18_PER_SOURCE),
-                                    ("test19", TEST19_SEED, TEST19_PER_SOURCE)):
+                                    ("test19", TEST19_SEED, TEST19_PER_SOURCE),
+                                    ("test20", TEST20_SEED, TEST20_PER_SOURCE)):
         for source in SOURCES:
             ids = read_ids(data / "confpapers" / "jsonl" / source)
             rest = [i for i in ids if i not in taken]
@@ -207,11 +214,31 @@ def choose_ood(data: Path) -> list[tuple[str, str, str]]:
     return rows
 
 
+def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for the second out-of-domain split ``ood2``:
+    ``OOD2_PER_SOURCE`` ids of each of ``OOD_SOURCES`` that neither ``ood1`` nor the other-venue
+    silver batches (``silver/draw.py``'s ``draw_other``) hold, one seeded generator per source.
+    A separate function, because ``draw_other`` avoids ``choose_ood``: adding ood2 there would
+    reshuffle the silver batches."""
+    spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
+    silver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(silver)
+    taken = {rec_id for _, _, rec_id in choose_ood(data)}
+    taken |= {rec_id for _, rec_id in silver.draw_other(data)}
+    rows = []
+    for source in OOD_SOURCES:
+        ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]
+        rng = random.Random(f"{OOD2_SEED}:{source}")
+        rows += [("ood2", source, i) for i in rng.sample(ids, OOD2_PER_SOURCE)]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=_DEFAULT_DATA)
     args = parser.parse_args()
-    for split, source, rec_id in [*choose(args.data), *choose_late(args.data), *choose_ood(args.data)]:
+    for split, source, rec_id in [*choose(args.data), *choose_late(args.data), *choose_ood(args.data),
+                                 *choose_ood_late(args.data)]:
         print(f"{split}\t{source}\t{rec_id}")
 
 
