@@ -104,6 +104,12 @@ Title-Case long form that ends like a problem, setting or paradigm ("... Bandits
 "... Learning") is not typed a proposed method by a nearby unnamed proposal alone. "established",
 "unveiled" and "open-sourced" are proposal verbs ("we established the first benchmark, X").
 
+Round 11, error classes checked on dev, silver and unlabeled text rather than single misses: a
+definition that opens an item of a list of the parts of the authors' system ("X consists of two
+components: a scale meta-learner (SML) and ...", "Our method comprises (1) a ... (CTM)") names one
+of their own components, unless the subject is described as others' ("existing pipelines consist
+of") or the items are the terms of an objective.
+
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
 rule found is then found again wherever it recurs in the document (rule ``repeat``), and a
@@ -365,6 +371,22 @@ _KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(
                           r"\s+of\s+(?:the\s+)?")
 # "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
 _NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
+# Round 11: a definition that opens an item of a list of the parts of the paper's own system
+# ("X consists of two components: a scale meta-learner (SML) and ...", "Our model comprises (1) a
+# Prototype Graph Model (PGM) ...") names one of its components (GUIDELINES: the paper's own named
+# components are proposed)
+_COMPONENT_CUE = re.compile(r"\b(?:consists?\s+of|consisting\s+of|comprises|comprising|composed\s+of|"
+                            r"(?:two|three|four|several)\s+(?:[\w-]+\s+){0,2}?(?:components|modules|parts|"
+                            r"ingredients|sub-?modules)\b)")
+# the long form starts an item: after a separator, an enumerator or "and/or/of", an article and "new"
+_ITEM_START = re.compile(r"(?:[,:;]|\(\w\)|\b(?:and|or|of))\s*(?:(?:a|an|the)\s+)?(?:(?:novel|new)\s+)?$")
+_TERMS_AFTER_CUE = re.compile(r"\s+(?:only\s+)?(?:two|three|four|several)?\s*terms\b")
+# the authors' own subject: "our", "the proposed", "we propose/design ...", "this paper introduces"
+_OWN_SUBJECT = re.compile(r"\b(?:[Oo]ur|proposed|(?:[Ww]e|[Tt]his\s+(?:paper|work))\s+(?:\w+ly\s+)?"
+                          r"(?:propos|introduc|present|design|develop|buil|devis|construct)\w*)\b")
+# not when the subject is described as others' ("We note that existing pipelines consist of ...")
+_OTHERS_SUBJECT = re.compile(r"\b(?:existing|previous|prior|typical|typically|conventional|traditional|standard|"
+                             r"common|commonly|current|most|many|popular|they|their)\b", re.IGNORECASE)
 _APPOS_BEFORE = re.compile(r"(?:,|--|—|–|:)\s*$")
 # a split suffix after a known benchmark: a mention of the benchmark ("miniF2F-test")
 _SPLIT_SUFFIX = re.compile(r"-(?:test|valid|val|validation|dev|train)")
@@ -1226,6 +1248,7 @@ class EntityRecognizer:
         proposal_orig = [view.to_orig(p) for p in proposal_ends]  # sorted, as the matches were
         unnamed_orig = [view.to_orig(p) for p in unnamed]
         bench_defs = self._benchmark_defs(text, defs)
+        own_keys = {entity_key(_strip_markup(text[c.start:c.end])) for c in out if c.role == PROPOSED} if defs else set()
         for di, d in enumerate(defs):
             long_words = d.long.split()
             title_case = sum(w[:1].isupper() for w in long_words) >= max(2, len(long_words) - 1)
@@ -1249,6 +1272,8 @@ class EntityRecognizer:
                 proposed = True  # "we introduce a framework of fairness regularization terms (FRT)"
             if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
                 proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
+            if not proposed and _component_of_own(text, d.long_start, own_keys):
+                proposed = True  # "X consists of two parts: a Set-membership Belief state learning Model (SBM)"
             if not proposed and title_case and not _FIELD_END.search(d.long) and not _NOT_METHOD_LONG.search(d.long) \
                     and ("novel" in text or "new" in text or "proposed" in text):
                 # "fitted with a novel Multi-Window Multi-Head Attention (MW-MHA) module", "is achieved
@@ -2774,6 +2799,29 @@ def _gap_head(gap: str) -> str | None:
     """Group ("b", "m", "n") of the last head noun in the words between a verb and a name."""
     heads = list(_HEAD_RE.finditer(gap))
     return heads[-1].lastgroup if heads else None
+
+
+def _component_of_own(text: str, pos: int, own_keys: set[str]) -> bool:
+    """Does a long form at ``pos`` open an item of a list of the paper's own system's parts?
+
+    The sentence (at most 250 characters back) holds a component cue ("consists of", "two
+    components") whose subject is the authors' ("our", "the proposed", "we propose/design", "this
+    paper introduces") or holds one of the names proposed so far, and is not described as others'
+    ("existing", "typical", "their"); the long form starts an item right after it (a separator,
+    "(2)", "and")."""
+    lo = max(0, pos - 250)
+    k = max(text.rfind(". ", lo, pos), text.rfind("\n", lo, pos))
+    ss = k + 1 if k >= 0 else lo
+    if _ITEM_START.search(text, max(ss, pos - 24), pos) is None:
+        return False
+    cue = _COMPONENT_CUE.search(text, ss, pos)
+    if cue is None or _TERMS_AFTER_CUE.match(text, cue.end()):
+        return False  # ("an objective consisting of only two terms: negative log-likelihood (NLL) and ...")
+    subject = text[ss:cue.start()]
+    if _OTHERS_SUBJECT.search(subject):
+        return False
+    return _OWN_SUBJECT.search(subject) is not None \
+        or any(entity_key(w.strip(",.:;()*")) in own_keys for w in subject.split())
 
 
 def _only_modifiers(gap: str) -> bool:
