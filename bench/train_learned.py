@@ -71,6 +71,7 @@ Usage::
     python bench/train_learned.py --cv-gold              # cross-validation over the gold dev splits (figures only)
     python bench/train_learned.py --no-extend --no-phrase --no-used   # the main model only
     python bench/train_learned.py --used-only --silver-cache /tmp/silver.pkl   # only the used-name filter
+    python bench/train_learned.py --miss-sources test18+test19   # proposed names missed, by candidate source
 
 The shipped model is written by the first command (deterministic: same batches, rules and
 gazetteer inputs, same model). A full training takes about 10 minutes on a shared 2-core machine
@@ -1317,6 +1318,65 @@ def unlabeled_changes(*, sample: int = 100, seed: str = "learned") -> dict[str, 
             "sample": pick}
 
 
+#: The candidate sources of :func:`miss_sources`, in the order a miss is put in the first that saw it.
+MISS_SOURCES = ("candidate", "phrase", "rule", "none")
+
+
+def miss_sources(split: str) -> dict[str, Any]:
+    """Where the proposed names the whole pipeline misses on the development gold ``split`` come
+    from (a gold proposed name with no predicted entity of its type and role: missed, or found
+    with the role ``used``), by the first source of ``paperkg_learned`` that saw it, with the
+    shipped models' probability of its most likely proposed class:
+
+    - ``candidate``: an untyped definition or coined token (:func:`extractors.learned.candidates`)
+      the main model left out;
+    - ``phrase``: a descriptive phrase candidate (:func:`extractors.learned.phrases`; the phrase
+      model decides only when its threshold is on);
+    - ``rule``: a name the rules typed (with their class and rules; only :data:`extractors.learned._KEEP_RULES`
+      names are no candidate, and count as ``none``);
+    - ``none``: no candidate of any source.
+
+    A development aid (figures for a report, the misses for a person to read); only development
+    splits are accepted."""
+    from extractors.pipeline import extract_records
+
+    if any(p not in DEV_SPLITS for p in (DEV_SPLITS if split == "all" else split.split("+"))):
+        raise ValueError(f"miss_sources takes development splits only ({', '.join(DEV_SPLITS)})")
+    gold = E._load_gold(split)
+    records = E._load_records(gold)
+    missed: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for g, rec in zip(gold, extract_records(records)):
+        _tp, _fp, fn = E._match(g["entities"], E._pred_entities(rec), with_role=True)
+        missed += [(g, x) for x in fn if x["role"] == "proposed"]
+    by_id = {r.id: r for r in records}
+    ids = list(dict.fromkeys(g["id"] for g, _x in missed))
+    texts = [_join(by_id[i])[0] for i in ids]
+    comp = make_nlp().get_pipe("paperkg_learned")
+    docs = dict(zip(ids, zip(texts, _rules_nlp().pipe(texts))))
+    counts: Counter[str] = Counter()
+    rows = []
+    for g, x in missed:
+        text, doc = docs[g["id"]]
+        keys = E._keys([x["name"], *x.get("aliases", ()), *(m["text"] for m in x["mentions"])])
+        spans = L._rule_spans(doc, text)
+        seen: dict[str, str] = {}
+        for c, p in comp.predict(doc, spans):
+            if {match_key(c.short), match_key(c.long or "")} & keys:
+                seen.setdefault("candidate", f"p={max(p[1], p[3]):.2f}")
+        for ph, p in comp.predict_phrases(doc, spans):
+            if match_key(ph.surface) in keys:
+                pp = max(p[1], p[3])
+                if "phrase" not in seen or pp > float(seen["phrase"][2:]):
+                    seen["phrase"] = f"p={pp:.2f}"
+        for c in L._rule_candidates(spans[0], text, L._abstract_start(text)):
+            if {match_key(c.short), match_key(c.long or "")} & keys:
+                seen.setdefault("rule", f"{c.rule_class} ({','.join(c.rules)})")
+        source = next((k for k in MISS_SOURCES if k in seen), "none")
+        counts[source] += 1
+        rows.append({"id": g["id"], "type": x["type"], "name": x["name"], "source": source, "seen": seen})
+    return {"split": split, "missed": len(missed), "counts": {k: counts[k] for k in MISS_SOURCES}, "misses": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--silver", type=Path, default=SILVER, help="folder of the silver batchNN.ann files")
@@ -1347,6 +1407,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-old", action="store_true",
                     help="also train the old way (examples and thresholds with the shipped gazetteer) and "
                          "print both side by side, out of fold and on the development gold")
+    ap.add_argument("--miss-sources", metavar="SPLIT",
+                    help="development split(s): the proposed names the pipeline misses, by the candidate source "
+                         "of paperkg_learned that saw them (figures and the list), and exit")
     ap.add_argument("--fold-worker", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--used-worker", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--used-worker-model", default=None, help=argparse.SUPPRESS)
@@ -1368,6 +1431,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {n:5d} {k}")
         for n, c in enumerate(r["sample"], 1):
             print(f"{n:3d}. {c['kind']} {c['before']} -> {c['after']} {c['name']!r}\n     ...{c['context']}...")
+        return 0
+    if args.miss_sources:
+        try:
+            r = miss_sources(args.miss_sources)
+        except ValueError as exc:
+            ap.error(str(exc))
+        print(f"{r['split']}: {r['missed']} proposed names missed; by source {r['counts']}")
+        for m in r["misses"]:
+            print(f"  {m['source']:<9} {m['id']} {m['type']:<9} {m['name']!r} "
+                  + "; ".join(f"{k} {v}" for k, v in m["seen"].items()))
         return 0
     if any(p not in DEV_SPLITS for p in args.dev.split("+")):
         ap.error(f"--dev takes development splits only ({', '.join(DEV_SPLITS)})")
