@@ -219,12 +219,31 @@ def _case_insensitive(form: str) -> bool:
         w.isupper() for w in words)
 
 
+#: a capitalised name word, then a space or hyphen and a version number ("PaLM 2-S", "Llama 2-Chat",
+#: "GPT-3.5", "ISIC 2018"): the number ends at the form's end or at a space or hyphen
+_SPLIT_VERSION = re.compile(r"(?<![\w.])([A-Za-z]*[A-Z][A-Za-z]*)[ -](\d+(?:\.\d+)*)(?=$|[ -])")
+
+
+def _joined_version(form: str) -> str | None:
+    """``form`` with its first version number written against the name word ("PaLM 2-S" ->
+    "PaLM2-S", "Llama 2-Chat" -> "Llama2-Chat"), as abstracts often write it; None when the form
+    has no such number. Only names with a capital letter of three or more letters: a lower-case
+    phrase with a number ("stage 2") is no model release."""
+    m = _SPLIT_VERSION.search(form)
+    if m is None or len(m.group(1)) < 3:
+        return None
+    return form[:m.start()] + m.group(1) + m.group(2) + form[m.end():]
+
+
 def _variants(form: str, etype: str) -> list[str]:
     out = [form]
     if "-" in form and " " not in form and not re.search(r"-\d", form):
         out.append(form.replace("-", " "))
     if " " in form and len(form.split()) <= 4:
         out.append(form.replace(" ", "-"))
+    joined = _joined_version(form)
+    if joined:
+        out.append(joined)
     if etype == "method" and re.search(r"[A-Z]$", form) and " " not in form:
         out.append(form + "s")
     elif etype == "method" and _case_insensitive(form):
