@@ -108,7 +108,9 @@ Round 11, error classes checked on dev, silver and unlabeled text rather than si
 definition that opens an item of a list of the parts of the authors' system ("X consists of two
 components: a scale meta-learner (SML) and ...", "Our method comprises (1) a ... (CTM)") names one
 of their own components, unless the subject is described as others' ("existing pipelines consist
-of") or the items are the terms of an objective.
+of") or the items are the terms of an objective; a name whose last word makes it a coefficient, a
+property or a problem ("... Decoupling Coefficient (MADC)", "*Unique Disparity*", "... Bin Packing
+Problem") is neither type, nor is its short form.
 
 The rules run on a markup-free view of the text (:func:`extractors.abbreviations.clean_view`)
 with precompiled regular expressions; offsets are mapped back to the original text. A name a
@@ -2042,12 +2044,17 @@ class EntityRecognizer:
         # longest first, then the stronger rule; no overlaps
         cands.sort(key=lambda c: (-(c.end - c.start), -c.priority, c.start))
         occupied = bytearray(len(text) + 1)  # linear-time overlap test, whatever the number of candidates
+        # the short forms of long forms that name a quantity or a problem ("... Decoupling Coefficient (MADC)")
+        quantity_shorts = {entity_key(d.short) for d in defs if _quantity_name(d.long)} if defs else set()
         accepted: list[_Cand] = []
         for c in cands:
             if c.end <= c.start or any(occupied[c.start:c.end]):
                 continue
             if c.rule != "gazetteer" and _phenomenon_name(text[c.start:c.end]):
                 continue  # a phenomenon the paper names ("The Reversal Curse", "the X Effect") is neither type
+            if c.rule != "gazetteer" and (_quantity_name(text[c.start:c.end]) or quantity_shorts
+                                          and entity_key(_strip_markup(text[c.start:c.end])) in quantity_shorts):
+                continue  # a coefficient, a property or a problem the paper names is neither type
             occupied[c.start:c.end] = b"\x01" * (c.end - c.start)
             accepted.append(c)
 
@@ -2460,6 +2467,26 @@ _MARKUP_CHARS = re.compile(r"[\\{}$*]")
 _GENERIC_HEAD_WORDS = frozenset(("algorithm", "algorithms", "method", "methods", "optimizer", "optimiser",
                                  "procedure", "scheme"))
 _CONNECTORS = {"of", "for", "to", "and", "in", "on", "via", "with", "the", "a", "an", "by", "from"}
+
+
+# Round 11: the last word of a name a paper gives a quantity, a property or a problem class
+# (GUIDELINES: metrics and measures, properties and problem classes are neither type): "Multi-Agent
+# Decoupling Coefficient (MADC)", "Unique Disparity", "Class-Constrained Bin Packing Problem", "total
+# effective resistance"
+# (not "score": "Delta Denoising Score" and "GPS (Graph Propensity Score) rewiring" are methods)
+_QUANTITY_NAMES = frozenset(("coefficient", "coefficients", "disparity", "disparities", "concentration",
+                             "resistance", "independence", "amplification", "problem"))
+
+
+_QUANTITY_TAILS = frozenset(w[-4:] for w in _QUANTITY_NAMES)
+
+
+def _quantity_name(name: str) -> bool:
+    """Is ``name`` a phrase a paper gives a quantity, a property or a problem ("X Coefficient", "X Problem")?"""
+    if name[-4:].lower() not in _QUANTITY_TAILS and name[-1:].isalnum():
+        return False  # the common case, without stripping markup
+    words = _strip_markup(name).split()
+    return len(words) >= 2 and words[-1].lower() in _QUANTITY_NAMES and (words[-1].islower() or words[-1].istitle())
 
 
 def _phenomenon_name(name: str) -> bool:
