@@ -385,23 +385,33 @@ def score_scierc(split: str) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- eyeball
+def gold_split_ids(data: Path = SHARED) -> set[str]:
+    """The ids of every gold split ``tests/gold/sample.py`` draws: ``choose`` (dev ... test13),
+    ``choose_late`` (test14 ...), ``choose_ood`` (ood1) and ``choose_ood_late`` (ood2). Until the
+    eleventh session ``--eyeball`` left out ``choose``'s ids only, so its pool held the late and
+    out-of-domain splits."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gold_sample", REPO / "tests" / "gold" / "sample.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    rows = [*mod.choose(data), *mod.choose_late(data), *mod.choose_ood(data), *mod.choose_ood_late(data)]
+    return {rec_id for _split, _source, rec_id in rows}
+
+
 def eyeball(n: int, *, seed: str = "eyeball") -> list[dict[str, Any]]:
     """Proposed names on ``n`` random unlabeled abstracts, for a person to judge.
 
-    The abstracts come from every ``confpapers`` file with abstracts, leaving out every id of the
-    gold splits (dev, test, test2; ids from ``tests/gold/sample.py``), so reading them reveals
-    nothing held out. Each item: title, and per proposed name its type, rules and context.
+    The abstracts come from every ``confpapers`` file with abstracts, leaving out every id of every
+    gold split (:func:`gold_split_ids`), so reading them reveals nothing held out. Each item:
+    title, and per proposed name its type, rules and context.
     """
-    import importlib.util
     import random
 
     from extractors.pipeline import extract_records
     from kg.text import normalize_text
 
-    spec = importlib.util.spec_from_file_location("gold_sample", REPO / "tests" / "gold" / "sample.py")
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    gold_ids = {rec_id for _split, _source, rec_id in mod.choose(SHARED)}
+    gold_ids = gold_split_ids()
     pool = []
     for path in sorted((SHARED / "confpapers" / "jsonl").glob("*.jsonl")):
         with open(path, encoding="utf-8") as fh:

@@ -121,3 +121,15 @@ def test_compare_reads_two_per_abstract_scores(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "change on 20 abstracts" in out
     assert "all/f1" in out and "+0.5000" in out
+
+
+def test_eyeball_pool_leaves_out_every_gold_split(shared_data: Path) -> None:
+    """``--eyeball`` shows extractor output on 'unlabeled' abstracts: none may be in a gold split,
+    the late (test14 ...) and out-of-domain ones included."""
+    ev = _eval_module()
+    ids = ev.gold_split_ids(shared_data)
+    gold = REPO / "tests" / "gold"
+    for split in (*ev.DEV_SPLITS, *ev.HELD_OUT, *ev.OUT_OF_DOMAIN):
+        split_ids = {line.split('"id": "', 1)[1].split('"', 1)[0]
+                     for line in (gold / f"{split}.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()}
+        assert split_ids <= ids, split
