@@ -174,13 +174,19 @@ def _later_draw(
     return rows
 
 
+def _silver_draw():
+    """``silver/draw.py`` as a module (it imports this file in turn, so it is loaded on demand)."""
+    spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
+    silver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(silver)
+    return silver
+
+
 def choose_late(data: Path) -> list[tuple[str, str, str]]:
     """Return ``(split, source, id)`` for test14, test15, ..., then test20: the splits drawn after
     the silver batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py`` holds. Each split avoids the ones before it, so appending a pair leaves the earlier ones as
     they were."""
-    spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
-    silver = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(silver)
+    silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose(data)}
     taken |= {rec_id for _, _, rec_id in silver.draw(data)}
     rows: list[tuple[str, str, str]] = []
@@ -220,9 +226,7 @@ def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
     silver batches (``silver/draw.py``'s ``draw_other``) hold, one seeded generator per source.
     A separate function, because ``draw_other`` avoids ``choose_ood``: adding ood2 there would
     reshuffle the silver batches."""
-    spec = importlib.util.spec_from_file_location("gold_silver_draw", _HERE / "silver" / "draw.py")
-    silver = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(silver)
+    silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}
     rows = []
