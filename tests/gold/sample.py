@@ -95,6 +95,9 @@ TEST19_SEED = "20240531:test19"
 TEST19_PER_SOURCE = 40
 TEST20_SEED = "20240531:test20"
 TEST20_PER_SOURCE = 40
+#: test21 takes 35 per source: after test20 the in-domain pool holds 91 ICLR and 35 ICML ids.
+TEST21_SEED = "20240531:test21"
+TEST21_PER_SOURCE = 35
 #: The out-of-domain split ``ood1``: other venues and years than the in-domain splits above.
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 OOD1_SEED = "20240531:ood1"
@@ -103,6 +106,10 @@ OOD1_PER_SOURCE = 20
 #: silver batches.
 OOD2_SEED = "20240531:ood2"
 OOD2_PER_SOURCE = 20
+#: The third out-of-domain split ``ood3``: the same venues, avoiding ood1, ood2 and the other-venue
+#: silver batches (drawn in ``choose_ood_late`` after ood2, which it leaves as it was).
+OOD3_SEED = "20240531:ood3"
+OOD3_PER_SOURCE = 20
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -183,7 +190,7 @@ def _silver_draw():
 
 
 def choose_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for test14, test15, ..., then test20: the splits drawn after
+    """Return ``(split, source, id)`` for test14, test15, ..., then test21: the splits drawn after
     the silver batches, from the in-domain ids that neither ``choose`` nor ``silver/draw.py`` holds. Each split avoids the ones before it, so appending a pair leaves the earlier ones as
     they were."""
     silver = _silver_draw()
@@ -196,7 +203,8 @@ def choose_late(data: Path) -> list[tuple[str, str, str]]:
                                     ("test17", TEST17_SEED, TEST17_PER_SOURCE),
                                     ("test18", TEST18_SEED, TEST18_PER_SOURCE),
                                     ("test19", TEST19_SEED, TEST19_PER_SOURCE),
-                                    ("test20", TEST20_SEED, TEST20_PER_SOURCE)):
+                                    ("test20", TEST20_SEED, TEST20_PER_SOURCE),
+                                    ("test21", TEST21_SEED, TEST21_PER_SOURCE)):
         for source in SOURCES:
             ids = read_ids(data / "confpapers" / "jsonl" / source)
             rest = [i for i in ids if i not in taken]
@@ -221,19 +229,26 @@ def choose_ood(data: Path) -> list[tuple[str, str, str]]:
 
 
 def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for the second out-of-domain split ``ood2``:
-    ``OOD2_PER_SOURCE`` ids of each of ``OOD_SOURCES`` that neither ``ood1`` nor the other-venue
-    silver batches (``silver/draw.py``'s ``draw_other``) hold, one seeded generator per source.
-    A separate function, because ``draw_other`` avoids ``choose_ood``: adding ood2 there would
-    reshuffle the silver batches."""
+    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` then ``ood3``:
+    ``OOD2_PER_SOURCE`` (``OOD3_PER_SOURCE``) ids of each of ``OOD_SOURCES`` that neither ``ood1``,
+    the other-venue silver batches (``silver/draw.py``'s ``draw_other``) nor an earlier split here
+    hold, one seeded generator per split and source. A separate function, because ``draw_other``
+    avoids ``choose_ood``: adding splits there would reshuffle the silver batches. ood3 was
+    appended in the twelfth session; ood2 is drawn first from the same pool, so it is unchanged."""
     silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}
     rows = []
-    for source in OOD_SOURCES:
-        ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]
-        rng = random.Random(f"{OOD2_SEED}:{source}")
-        rows += [("ood2", source, i) for i in rng.sample(ids, OOD2_PER_SOURCE)]
+    for split, seed, per_source in (("ood2", OOD2_SEED, OOD2_PER_SOURCE),
+                                    ("ood3", OOD3_SEED, OOD3_PER_SOURCE)):
+        drawn_here = []
+        for source in OOD_SOURCES:
+            ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]
+            rng = random.Random(f"{seed}:{source}")
+            drawn = rng.sample(ids, per_source)
+            drawn_here += drawn
+            rows += [(split, source, i) for i in drawn]
+        taken.update(drawn_here)
     return rows
 
 

@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test19.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test21.jsonl``, ``ood1.jsonl`` ... ``ood3.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -18,16 +18,16 @@ from kg.text import normalize_text
 
 HERE = Path(__file__).resolve().parent
 SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11",
-          "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20")
+          "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21")
 # Later held-out splits and how many ids each draws per source (see sample.py).
 LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40, "test7": 40, "test8": 40, "test9": 40,
                 "test10": 40, "test11": 40, "test12": 40, "test13": 40, "test14": 40, "test15": 40,
-                "test16": 40, "test17": 40, "test18": 40, "test19": 40, "test20": 40}
+                "test16": 40, "test17": 40, "test18": 40, "test19": 40, "test20": 40, "test21": 35}
 #: The splits drawn after the silver batches, by ``sample.choose_late`` rather than ``sample.choose``.
-LATE_SPLITS = ("test14", "test15", "test16", "test17", "test18", "test19", "test20")
+LATE_SPLITS = ("test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21")
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 #: The out-of-domain held-out split (sample.choose_ood) and its sources.
-OOD_SPLITS = ("ood1", "ood2")
+OOD_SPLITS = ("ood1", "ood2", "ood3")
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
@@ -173,7 +173,7 @@ def test_jsonl_agrees_with_annotation_file(split: str, shared_data: Path, monkey
 
 
 def test_late_splits_avoid_the_silver_batches(shared_data: Path) -> None:
-    """test14 to test20 come from what neither ``choose`` nor the silver batches hold (that the
+    """test14 to test21 come from what neither ``choose`` nor the silver batches hold (that the
     silver batches did not move is ``silver/test_silver_integrity.py``'s check)."""
     spec = importlib.util.spec_from_file_location("gold_silver_draw", HERE / "silver" / "draw.py")
     silver = importlib.util.module_from_spec(spec)
@@ -181,7 +181,7 @@ def test_late_splits_avoid_the_silver_batches(shared_data: Path) -> None:
     spec.loader.exec_module(silver)
     silver_ids = {i for _, _, i in silver.draw(shared_data)}
     late = {g["id"] for split in LATE_SPLITS for g in _read_gold(split)}
-    assert len(late) == 40 * len(SOURCES) * len(LATE_SPLITS)
+    assert len(late) == len(SOURCES) * sum(LATER_SPLITS[split] for split in LATE_SPLITS)
     assert not late & silver_ids
     assert not late & {i for _, _, i in _load_module("sample").choose(shared_data)}
 
@@ -195,11 +195,13 @@ def test_ood1_is_the_seeded_out_of_domain_sample(shared_data: Path) -> None:
     assert not in_domain & {g["id"] for g in gold}
 
 
-def test_ood2_is_the_seeded_sample_that_avoids_ood1_and_the_other_venue_silver(shared_data: Path) -> None:
+@pytest.mark.parametrize("split", ["ood2", "ood3"])
+def test_later_ood_splits_are_the_seeded_samples_that_avoid_the_others_and_the_other_venue_silver(
+        shared_data: Path, split: str) -> None:
     sample = _load_module("sample")
     rows = sample.choose_ood_late(shared_data)
-    gold = _read_gold("ood2")
-    assert [g["id"] for g in gold] == [i for _, _, i in rows]
+    gold = _read_gold(split)
+    assert [g["id"] for g in gold] == [i for sp, _, i in rows if sp == split]
     assert {g["source"] for g in gold} == set(OOD_SOURCES)
     assert len(gold) == 20 * len(OOD_SOURCES)
     spec = importlib.util.spec_from_file_location("gold_silver_draw", HERE / "silver" / "draw.py")
@@ -208,4 +210,6 @@ def test_ood2_is_the_seeded_sample_that_avoids_ood1_and_the_other_venue_silver(s
     spec.loader.exec_module(silver)
     ids = {g["id"] for g in gold}
     assert not ids & {i for _, i in silver.draw_other(shared_data)}
-    assert not ids & {g["id"] for g in _read_gold("ood1")}
+    for other in OOD_SPLITS:
+        if other != split:
+            assert not ids & {g["id"] for g in _read_gold(other)}
