@@ -13,9 +13,11 @@ Written for paperkg from the paper's description; differences: the short form mu
 upper-case letter (abstracts use "(i)", "(ours)", "(e.g., ...)" in parentheses a lot), and the
 search runs on a view of the text without LaTeX/Markdown emphasis, so
 ``\\textbf{Uni}fied Framework for \\textbf{D}eep ... (Uni-DHC)`` is found; a short form written
-with math is read in that view too ("S$^2$AC" is S2AC, its superscript repeating the S). The view
-also drops old-style font switches ("{\\sc Name}") and Markdown's underscore emphasis ("_Name_",
-"__Name__") when the marks pair up at word edges.
+with math is read in that view too ("S$^2$AC" is S2AC, its superscript repeating the S), and a
+superscript power repeats the letter group before it when nothing else matches ("Pro$^2$" =
+PROject and PRObe, "S$^2$-Attn" = Shifted Sparse Attention). The view also drops old-style font
+switches ("{\\sc Name}") and Markdown's underscore emphasis ("_Name_", "__Name__") when the marks
+pair up at word edges.
 
 The component ``paperkg_abbreviations`` sets ``doc._.abbreviations`` (short form -> long form,
 the first definition wins) and puts the short and long forms of each definition in
@@ -364,6 +366,8 @@ def find_definitions(text: str, view: CleanView | None = None) -> list[Definitio
                 # also a short form written with math, read with the markup folded: in "S$^2$AC"
                 # (clean "S2AC") the superscript repeats its letter as any digit after a letter does
                 long = _digit_form(short, cand)
+                if not long and "^" in text[view.to_orig(m.start(1)):view.to_orig(m.end(1) - 1) + 1]:
+                    long = _power_form(short, cand)
             if long:
                 long = _past_function_word(cand, long)
             if long:
@@ -433,6 +437,42 @@ def _digit_form(short: str, cand: str) -> str | None:
     return min(found, key=len) if found else None
 
 
+def _power_form(short: str, cand: str) -> str | None:
+    """The long form of a short form with a superscript power of a letter group, "Pro$^2$" (clean
+    "Pro2") = PROject and PRObe, "S$^2$-Attn" = Shifted Sparse Attention: the group of letters
+    before the power (a capital and its small letters) is spelled that many times, then Schwartz &
+    Hearst's match runs on the spelled-out form. Only for a "^" in the original text (called by
+    :func:`find_definitions`): a plain digit ("GPT2", "L2") is no power.
+
+    Examples
+    --------
+    >>> _power_form("Pro2", "Our approach, Project and Probe")
+    'Project and Probe'
+    >>> _power_form("S2-Attn", "we propose shifted sparse attention")
+    'shifted sparse attention'
+    """
+    m = _POWER.search(short)
+    if m is None:
+        return None
+    spelled = short[:m.start()] + m.group("g") * int(m.group("n")) + short[m.end():]
+    long = best_long_form(spelled, cand)
+    if long is None:
+        return None
+    # every repeated group starts its own word: the loose match may take a second letter inside a
+    # word ("sparse attention" for "SS-Attn"), so the long form grows over the words before it
+    # that start with the group's letter ("shifted sparse attention")
+    first = m.group("g")[0].lower()
+    words = long.split()
+    before = cand[:len(cand) - len(long)].split()
+    while sum(w[0].lower() == first for w in words) < int(m.group("n")) and before \
+            and before[-1][0].lower() == first:
+        words.insert(0, before.pop())
+    if sum(w[0].lower() == first for w in words) < int(m.group("n")):
+        return None
+    return cand[len(cand) - len(" ".join(words)):] if cand.endswith(" ".join(words)) else None
+
+
+_POWER = re.compile(r"(?P<g>[A-Z][a-z]{0,3})(?P<n>[23])(?![\d])")
 _LETTER_DIGIT = re.compile(r"([A-Za-z])([2-4](?!\d))?|[^A-Za-z]")
 _WORD_DIGIT_TOKENS = re.compile(r"(?<=[A-Za-z])[24](?=[A-Za-z])|[A-Za-z]|\d+")
 _CAND_WORD = re.compile(r"[^\s/-]+")
