@@ -82,6 +82,16 @@ spans and features with a gazetteer mined from the other folds only (as on a new
 names the gazetteer has never mined), trains the shipped models on the union of those
 out-of-fold examples and chooses every threshold out of fold the same way.
 
+7. **promotes** a name the rules typed ``used`` (not one only the gazetteer found) to the role
+   ``proposed`` when the main model's most likely class is the proposed class of the same type and
+   passes ``thresholds["promote:<class>"]`` (component config ``promote``, on; it acts only when the
+   model has such a threshold): the rules give a defined long form the role ``used`` unless a cue
+   they know says otherwise ("Causal Proxy Model (CPM)" of the paper's own system). Only the role
+   changes, never the type, and no name is dropped; the rules' evidence is kept. The training script
+   chooses the threshold as shipped (untyped names added, nothing else changed) out of fold on the
+   silver batches and ships it only when the proposed-name F1 is higher and its precision not lower
+   there *and* on the development gold.
+
 Two more decisions are measured but off by default (component config): ``add_used`` adds
 untyped names as ``used`` (neutral on the development gold), and ``change_rules`` lets the model
 change the class of a name the rules typed, or drop it, when it is confident (better on the silver
@@ -125,6 +135,8 @@ EXTEND = "extend"
 PHRASE_RULE = "learned-phrase"
 #: The phrase model's threshold key.
 PHRASE = "phrase"
+#: The prefix of the role promotion's threshold keys (``promote:method/proposed``, ``promote:benchmark/proposed``).
+PROMOTE = "promote:"
 #: The classes, in the model's order; ``none`` first.
 CLASSES = ("none", "method/proposed", "method/used", "benchmark/proposed", "benchmark/used")
 #: Between title and abstract in the pipeline's joined text (:data:`extractors.pipeline.SEPARATOR`).
@@ -935,22 +947,25 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
     return f
 
 
-def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = True,
+def featurize(doc: Doc, gazetteer: Gazetteer | None = None, *, rules: bool = True, used_rules: bool = False,
               rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
               ) -> list[tuple[Candidate, dict[str, float]]]:
     """Every candidate of ``doc`` (:func:`candidates`) with its :func:`features`; the names the
-    rules typed only with ``rules`` (they still count for ``doc_has_proposed``)."""
+    rules typed only with ``rules``, or (``used_rules``) only those they gave the role ``used``
+    (all of them still count for ``doc_has_proposed``)."""
     gaz = gazetteer or load_gazetteer()
     text = doc_text(doc)
     spans = rule_spans if rule_spans is not None else _rule_spans(doc, text)
-    cands = candidates(doc, gaz, include_rules=rules, rule_spans=spans)
+    cands = candidates(doc, gaz, include_rules=rules or used_rules, rule_spans=spans)
     if not cands:
         return []
     abstract_start = _abstract_start(text)
     first = _first_proposal(text, abstract_start)
-    if rules:
+    if rules or used_rules:
         proposed = [c for c in cands if c.rule_class and c.rule_class.endswith(PROPOSED)]
         forms = frozenset(text[s:e] for _k, _l, v, s, e in spans[0] if v[0] == PROPOSED)
+        if not rules:
+            cands = [c for c in cands if not c.rule_class or c.rule_class.endswith("/" + USED)]
         return [(c, features(c, text, gaz, doc_proposed=any(p is not c for p in proposed), first_proposal=first,
                              proposed_forms=forms)) for c in cands]
     doc_proposed = _has_proposed(spans[0], abstract_start, text)
@@ -1922,7 +1937,7 @@ def load_model(path: str | None = None) -> Model:
 
 
 def _decide(model: Model, cand: Candidate, probs: Sequence[float], *, add_used: bool = True,
-            change_rules: bool = True) -> str | None:
+            change_rules: bool = True, promote: bool = False) -> str | None:
     """What to do with a candidate: a class to give it, ``none`` to drop a rule's name, or None.
 
     An untyped candidate gets its most likely non-``none`` class when that passes the class's
@@ -1936,13 +1951,25 @@ def _decide(model: Model, cand: Candidate, probs: Sequence[float], *, add_used: 
         if not cls.endswith(PROPOSED) and not add_used:
             return None
         return cls if probs[best] >= model.thresholds.get(cls, 1.01) else None
-    if not change_rules:
-        return None
     best = max(range(len(probs)), key=lambda i: probs[i])
     cls = model.classes[best]
+    if not change_rules:
+        # only a role promotion: a name the rules call used that the model finds is the paper's own
+        if promote and cand.rule_class and cand.rule_class.endswith("/" + USED) \
+                and cls == cand.rule_class.split("/")[0] + "/" + PROPOSED \
+                and probs[best] >= model.thresholds.get(PROMOTE + cls, 1.01):
+            return cls
+        return None
     if cls == cand.rule_class or probs[best] < model.thresholds.get("rule:" + cls, 1.01):
         return None
     return cls
+
+
+def promotes(model: Model) -> bool:
+    """Does ``model`` promote a name (a threshold ``promote:method/proposed`` or
+    ``promote:benchmark/proposed`` at most 1)? Without ``change_rules`` that is the one change the
+    component makes to the rules' names."""
+    return any(model.thresholds.get(f"{PROMOTE}{t}/{PROPOSED}", 1.01) <= 1.0 for t in ("method", "benchmark"))
 
 
 class LearnedNames:
@@ -1967,6 +1994,10 @@ class LearnedNames:
         Grow the rules' names where the extension model is confident (item 4 of the module
         docstring). Takes effect only when the model's extension threshold is at most 1; the
         shipped model's is 1.01 (off: not better on the development gold).
+    promote
+        Give the role ``proposed`` to a name the rules call ``used`` where the model is confident it
+        is the paper's own (item 7 of the module docstring). Takes effect only when the model has a
+        ``promote:`` threshold at most 1, and not with ``change_rules`` (which decides every change).
     filter_used
         Drop the used names the used-name filter doubts (item 6 of the module docstring). Takes
         effect only when the model's filter threshold is above 0; the shipped filter's is 0 (off:
@@ -1981,11 +2012,12 @@ class LearnedNames:
 
     def __init__(self, nlp: Language, name: str = "paperkg_learned", *, model: str | None = None,
                  gazetteer: str | None = None, add_used: bool = False, change_rules: bool = False,
-                 extend: bool = True, phrases: bool = True, filter_used: bool = True) -> None:
+                 extend: bool = True, phrases: bool = True, filter_used: bool = True, promote: bool = True) -> None:
         self.name = name
         self.add_used = add_used
         self.change_rules = change_rules
         self.model = load_model(model)
+        self.promote = promote and not change_rules and promotes(self.model)
         self.gazetteer = load_gazetteer(gazetteer)
         self.extend = extend and self.model.extend is not None \
             and self.model.extend.thresholds.get(EXTEND, 1.01) <= 1.0
@@ -1996,7 +2028,8 @@ class LearnedNames:
 
     def __call__(self, doc: Doc) -> Doc:
         if not (doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.phrases
-                or ((self.change_rules or self.extend or self.filter_used) and doc.user_data.get(INFO_KEY))):
+                or ((self.change_rules or self.promote or self.extend or self.filter_used)
+                    and doc.user_data.get(INFO_KEY))):
             return doc  # nothing untyped (and the rules' names are not asked about)
         try:
             self._add(doc)
@@ -2007,9 +2040,10 @@ class LearnedNames:
     def predict(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray] | None = None
                 ) -> list[tuple[Candidate, list[float]]]:
         """Every candidate of ``doc`` with its class probabilities (in :data:`CLASSES` order);
-        names the rules typed only with ``change_rules``."""
+        names the rules typed only with ``change_rules``, their ``used`` ones with ``promote``."""
         return [(c, self.model.probabilities(f))
-                for c, f in featurize(doc, self.gazetteer, rules=self.change_rules, rule_spans=rule_spans)]
+                for c, f in featurize(doc, self.gazetteer, rules=self.change_rules, used_rules=self.promote,
+                                      rule_spans=rule_spans)]
 
     def predict_extensions(self, doc: Doc, rule_spans: tuple[list[tuple[str, str, list[Any], int, int]], bytearray]
                            | None = None) -> list[tuple[Extension, list[float]]]:
@@ -2040,7 +2074,7 @@ class LearnedNames:
         added: list[tuple[int, int, str, str, str, str]] = []
         changed: dict[str, str | None] = {}  # rule span key -> new class (None: dropped)
         text = doc_text(doc)
-        if not (self.extend or self.change_rules or self.phrases or self.filter_used
+        if not (self.extend or self.change_rules or self.promote or self.phrases or self.filter_used
                 or _may_have_candidates(doc, text, self.gazetteer)):
             return  # every definition and token fails a test :func:`candidates` applies anyway
         spans = _rule_spans(doc, text)
@@ -2055,9 +2089,10 @@ class LearnedNames:
                 for k in keys:
                     changed[k] = None
                 added.append((s, e, label, role, canonical, EXTENDED_RULE))
-        if doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.change_rules:
+        if doc.user_data.get(DEFS_KEY) or doc.user_data.get(CANDIDATES_KEY) or self.change_rules or self.promote:
             for cand, probs in self.predict(doc, spans):
-                cls = _decide(self.model, cand, probs, add_used=self.add_used, change_rules=self.change_rules)
+                cls = _decide(self.model, cand, probs, add_used=self.add_used, change_rules=self.change_rules,
+                              promote=self.promote)
                 if cls is None:
                     continue
                 if cand.kind != "rule" and cls.endswith(PROPOSED) and _not_own(text, cand):
@@ -2119,11 +2154,12 @@ class LearnedNames:
 
 @Language.factory("paperkg_learned", default_config={"model": None, "gazetteer": None, "add_used": False,
                                                     "change_rules": False, "extend": True, "phrases": True,
-                                                    "filter_used": True},
+                                                    "filter_used": True, "promote": True},
                   assigns=["doc.spans"])
 def make_learned(nlp: Language, name: str, model: str | None, gazetteer: str | None, add_used: bool,
-                 change_rules: bool, extend: bool, phrases: bool, filter_used: bool) -> LearnedNames:
+                 change_rules: bool, extend: bool, phrases: bool, filter_used: bool, promote: bool) -> LearnedNames:
     return LearnedNames(nlp, name, model=model, gazetteer=gazetteer, add_used=add_used, change_rules=change_rules,
+                        promote=promote,
                         extend=extend, phrases=phrases, filter_used=filter_used)
 
 
