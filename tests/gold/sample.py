@@ -110,6 +110,10 @@ OOD2_PER_SOURCE = 20
 #: silver batches (drawn in ``choose_ood_late`` after ood2, which it leaves as it was).
 OOD3_SEED = "20240531:ood3"
 OOD3_PER_SOURCE = 20
+#: The fourth out-of-domain split ``ood4``, the held-out split of the thirteenth session (the
+#: in-domain pool is used up): 30 of each venue, drawn in ``choose_ood_late`` after ood3.
+OOD4_SEED = "20240531:ood4"
+OOD4_PER_SOURCE = 30
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -229,18 +233,20 @@ def choose_ood(data: Path) -> list[tuple[str, str, str]]:
 
 
 def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` then ``ood3``:
+    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2``, ``ood3``, ``ood4``:
     ``OOD2_PER_SOURCE`` (``OOD3_PER_SOURCE``) ids of each of ``OOD_SOURCES`` that neither ``ood1``,
     the other-venue silver batches (``silver/draw.py``'s ``draw_other``) nor an earlier split here
     hold, one seeded generator per split and source. A separate function, because ``draw_other``
     avoids ``choose_ood``: adding splits there would reshuffle the silver batches. ood3 was
-    appended in the twelfth session; ood2 is drawn first from the same pool, so it is unchanged."""
+    appended in the twelfth session and ood4 in the thirteenth; each is drawn after the earlier ones
+    from the same pool, so they are unchanged."""
     silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}
     rows = []
     for split, seed, per_source in (("ood2", OOD2_SEED, OOD2_PER_SOURCE),
-                                    ("ood3", OOD3_SEED, OOD3_PER_SOURCE)):
+                                    ("ood3", OOD3_SEED, OOD3_PER_SOURCE),
+                                    ("ood4", OOD4_SEED, OOD4_PER_SOURCE)):
         drawn_here = []
         for source in OOD_SOURCES:
             ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]
