@@ -18,7 +18,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import spacy
 from spacy.language import Language
@@ -43,6 +43,14 @@ _OPTIONAL = (
 )
 
 MentionMaker = Callable[[int, int, str, str], "Mention | None"]
+
+#: Suffixes paperkg's tokenizer splits off besides spaCy's English ones (``{au}``: an upper-case
+#: letter). spaCy splits a final period after a lower-case letter, a digit or two capitals, so
+#: that it keeps an initial ("J.", "U.S."); after a single capital that follows a digit or a
+#: hyphen it kept the period too, and a name at the end of a sentence ("ImageNet-C.",
+#: "PaLM-540B.", "CIFAR-10N.", "GSM8K.") never matched the gazetteer. Hyphenated initials
+#: ("J.-C.") keep theirs.
+EXTRA_SUFFIXES = (r"(?<=[0-9\-\u2010\u2011][{au}])(?<!\.[\-\u2010\u2011][{au}])\.",)
 
 #: Whitespace-separated chunks whose tokens spaCy's tokenizer remembers (its default is 10,000).
 #: The confpapers abstracts (1.35M words) have about 80,000 distinct chunks; a chunk found in the
@@ -119,6 +127,7 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
     else:
         nlp = spacy.blank("en")
         _lower_only_lexemes(nlp)
+    _renew_tokenizer(nlp, TOKENIZER_CACHE_SIZE)  # before the components tokenize their patterns
     nlp.tokenizer = TextKeepingTokenizer(nlp.tokenizer)  # doc_text() without rebuilding doc.text
     # spaCy refuses texts over 1,000,000 characters (a guard for its parser's memory); the
     # readers accept a title and an abstract of MAX_FIELD_CHARS each, and _join puts both in one text.
@@ -128,7 +137,6 @@ def make_nlp(*, spacy_model: str | None = None) -> Language:
     nlp.add_pipe("paperkg_learned")
     for factory, _reader in _optional_components():
         nlp.add_pipe(factory)
-    _renew_tokenizer(nlp, TOKENIZER_CACHE_SIZE)
     return nlp
 
 
@@ -156,7 +164,8 @@ def _lower_only_lexemes(nlp: Language) -> None:
 
 
 class _EnglishSuffixSearch:
-    """``search`` gives the same match as spaCy's English suffix pattern, at a fraction of the cost.
+    """``search`` gives the same match as the regex's own (spaCy's English suffix pattern, plus
+    :data:`EXTRA_SUFFIXES`), at a fraction of the cost.
 
     Every alternative of the pattern is anchored at the end (``piece$``), and all but
     ``\\.\\.+`` (a run of dots) match at most ``width`` characters; so, for a string
@@ -326,51 +335,75 @@ def _url_needs_dot(pattern: str, flags: int) -> bool:
     return _always_consumes(list(sre_parse.parse(pattern, flags).data), ".")
 
 
+class _AffixPatterns(NamedTuple):
+    english_suffix_pattern: str  # spaCy's English suffix pattern
+    suffix_pattern: str  # paperkg's: the same plus EXTRA_SUFFIXES
+    infix_pattern: str  # spaCy's English infix pattern
+    width: int  # the width bound of paperkg's suffix alternatives but the run of dots
+    letters_never: bool  # no suffix alternative can match letters only (_EnglishSuffixSearch)
+    infix_starts_non_alnum: bool  # every infix match starts with no letter or digit (_EnglishInfixFinditer)
+
+
 @lru_cache(maxsize=1)
-def _english_affix_patterns() -> tuple[str, str, int, bool, bool]:
-    """spaCy's English suffix and infix patterns, the suffix width bound, whether no
-    suffix alternative can match letters only (see :class:`_EnglishSuffixSearch`) and whether
-    every infix match starts with a character that is not alphanumeric
-    (see :class:`_EnglishInfixFinditer`)."""
+def _english_affix_patterns() -> _AffixPatterns:
+    """The affix patterns the tokenizer's searches are built from and what they allow (all empty
+    or false for a spaCy version whose suffixes the bound does not hold for)."""
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 
+    from spacy.lang.char_classes import ALPHA_UPPER
     from spacy.lang.en import English
     from spacy.util import compile_infix_regex, compile_suffix_regex
 
-    pieces = [p for p in English.Defaults.suffixes if p.strip()]
+    english = compile_suffix_regex(English.Defaults.suffixes)
+    extra = [p.format(au=ALPHA_UPPER) for p in EXTRA_SUFFIXES]
+    pieces = [p for p in (*English.Defaults.suffixes, *extra) if p.strip()]
     widths = {p: sre_parse.parse(p + "$").getwidth()[1] for p in pieces}
     unbounded = [p for p, w in widths.items() if w >= sre_parse.MAXREPEAT]
     if unbounded != [r"\.\.+"]:  # another spaCy version: the bound below would not hold
-        return "", "", 0, False, False
+        return _AffixPatterns("", "", "", 0, False, False)
     width = max(w for w in widths.values() if w < sre_parse.MAXREPEAT)
-    suffix = compile_suffix_regex(English.Defaults.suffixes)
+    suffix = compile_suffix_regex(pieces)
     top = sre_parse.parse(suffix.pattern, suffix.flags).data
     letters_never = (len(top) == 1 and top[0][0] is sre_parse.BRANCH
                      and all(_needs_non_letter(list(b)) for b in top[0][1][1]))
     infix = compile_infix_regex(English.Defaults.infixes)
     infix_starts_non_alnum = _starts_non_alnum(list(sre_parse.parse(infix.pattern, infix.flags).data))
-    return suffix.pattern, infix.pattern, width, letters_never, infix_starts_non_alnum
+    return _AffixPatterns(english.pattern, suffix.pattern, infix.pattern, width, letters_never,
+                          infix_starts_non_alnum)
+
+
+@lru_cache(maxsize=1)
+def _paperkg_suffix_regex() -> re.Pattern[str] | None:
+    """spaCy's English suffix pattern plus :data:`EXTRA_SUFFIXES`, compiled (None: another spaCy
+    version, whose suffixes are left as they are)."""
+    ours = _english_affix_patterns().suffix_pattern
+    return re.compile(ours) if ours else None
 
 
 def _fast_searches(tok: Tokenizer) -> dict[str, Any]:
-    """Faster, same-result suffix and infix searches when the tokenizer uses English's own,
-    and a URL match that skips strings without a dot when its pattern needs one, as
-    ``Tokenizer`` keyword arguments (empty when none applies).
+    """paperkg's suffix search and faster, same-result infix searches when the tokenizer uses
+    English's own, and a URL match that skips strings without a dot when its pattern needs one,
+    as ``Tokenizer`` keyword arguments (empty when none applies).
 
+    The suffix search is spaCy's English one plus :data:`EXTRA_SUFFIXES`, made faster
+    (:class:`_EnglishSuffixSearch`); a tokenizer that has it already (one loaded from a
+    serialised paperkg pipeline) gets the faster search too.
     On a first pass spaCy tokenizes every distinct word (~80,000 on the confpapers
     abstracts) with these regular expressions; the suffix and infix ones took ~0.7 s, about
     half of it wasted (see :class:`_EnglishSuffixSearch`, :class:`_EnglishInfixFinditer`,
     :class:`_DotlessUrlMatch`). A tokenizer with other affix patterns (a trained pipeline's
     own) keeps them.
     """
-    suffix, infix, width, letters_never, infix_starts_non_alnum = _english_affix_patterns()
+    pat = _english_affix_patterns()
     out: dict[str, Any] = {}
     search = tok.suffix_search
-    if width and getattr(getattr(search, "__self__", None), "pattern", None) == suffix:
-        out["suffix_search"] = _EnglishSuffixSearch(search.__self__, width, letters_never).search
+    regex = _paperkg_suffix_regex()
+    current = getattr(getattr(search, "__self__", None), "pattern", None)
+    if regex is not None and current in (pat.english_suffix_pattern, pat.suffix_pattern):
+        out["suffix_search"] = _EnglishSuffixSearch(regex, pat.width, pat.letters_never).search
     finditer = tok.infix_finditer
-    if infix and getattr(getattr(finditer, "__self__", None), "pattern", None) == infix:
-        out["infix_finditer"] = _EnglishInfixFinditer(finditer.__self__, infix_starts_non_alnum).finditer
+    if pat.infix_pattern and getattr(getattr(finditer, "__self__", None), "pattern", None) == pat.infix_pattern:
+        out["infix_finditer"] = _EnglishInfixFinditer(finditer.__self__, pat.infix_starts_non_alnum).finditer
     url = getattr(tok.url_match, "__self__", None)
     if isinstance(url, re.Pattern) and _url_needs_dot(url.pattern, url.flags):
         out["url_match"] = _DotlessUrlMatch(url).match
@@ -378,20 +411,21 @@ def _fast_searches(tok: Tokenizer) -> dict[str, Any]:
 
 
 def _renew_tokenizer(nlp: Language, size: int) -> None:
-    """Give the pipeline a tokenizer with an empty chunk cache of ``size`` chunks and the
-    faster same-result searches of :func:`_fast_searches`.
+    """Give the pipeline a tokenizer with a chunk cache of ``size`` chunks, paperkg's suffixes
+    (:data:`EXTRA_SUFFIXES`) and the faster same-result searches of :func:`_fast_searches`.
 
-    The components tokenize their patterns when they are built (the gazetteer alone has
-    thousands of forms); those chunks filled spaCy's bounded cache, so the words of the
-    abstracts were tokenized afresh each time (the tokenizer ran at ~390k words/s instead of
-    ~490k for ``spacy.blank("en")``). A new ``Tokenizer`` with the same vocabulary, special
-    cases, searches and heuristics tokenizes every text the same way, from an empty cache.
+    spaCy's cache holds 10,000 chunks and stops adding when full; the components' patterns
+    (the gazetteer alone has thousands of forms) and the abstracts' ~80,000 distinct chunks
+    did not fit, so words were tokenized afresh each time (the tokenizer ran at ~390k words/s
+    instead of ~490k). A new ``Tokenizer`` with the same vocabulary, special cases, prefix
+    search, token match and heuristics is made before the components are added, so that they
+    tokenize their patterns as the texts will be tokenized.
 
     It is made once, here, with every search in its constructor: each of spaCy's setters
     (``tok.suffix_search = ...``, ``tok.rules = ...``) reloads the ~1,800 English special
-    cases (~0.05 s each; four of them were ~0.2 s of ``make_nlp``). The components were built
-    with spaCy's own searches, which give the same tokens. A tokenizer of another class (a
-    trained pipeline's may be one) gets the searches and the reset through those setters.
+    cases (~0.05 s each), whose own tokens depend on the affix searches. A tokenizer of
+    another class (a trained pipeline's may be one) gets the searches and the size through
+    those setters.
     """
     keeper = nlp.tokenizer
     tok = getattr(keeper, "tokenizer", keeper)  # inside TextKeepingTokenizer
@@ -413,7 +447,6 @@ def _renew_tokenizer(nlp: Language, size: int) -> None:
         return
     for name, value in fast.items():
         setattr(tok, name, value)
-    tok.rules = tok.rules  # spaCy's public way to empty the cache: the same rules, the same tokens
     tok.max_cache_size = cache_size
 
 

@@ -32,19 +32,64 @@ AFFIX_CASES = [
 ]
 
 
+#: Words ending in the suffix that paperkg adds to spaCy's (``EXTRA_SUFFIXES``), and near misses.
+EXTRA_SUFFIX_CASES = [
+    "ImageNet-C.", "PaLM-540B.", "CIFAR-10N.", "3D.", "x-Ω.", "a‑B.", "J.-C.", "J.‐C.", "-C.", "C.", "aC.",
+    "ImageNet-C..", "ImageNet-c.", "GPT-4V", "x-CD.", "x1CD.", "x1C.\n",
+]
+
+
 @pytest.fixture(scope="module")
 def english() -> spacy.language.Language:
     return spacy.blank("en")
 
 
-def test_suffix_search_is_spacys(english) -> None:
-    plain = english.tokenizer.suffix_search.__self__
+@pytest.fixture(scope="module")
+def paperkg_suffix() -> re.Pattern[str]:
+    """paperkg's suffix pattern compiled as spaCy compiles its own: English's pieces plus ours."""
+    from spacy.lang.char_classes import ALPHA_UPPER
+    from spacy.lang.en import English
+    from spacy.util import compile_suffix_regex
+
+    from extractors.pipeline import EXTRA_SUFFIXES
+
+    return compile_suffix_regex([*English.Defaults.suffixes, *(p.format(au=ALPHA_UPPER) for p in EXTRA_SUFFIXES)])
+
+
+@pytest.fixture(scope="module")
+def reference(paperkg_suffix) -> spacy.language.Language:
+    """spaCy's blank English pipeline with paperkg's suffix pattern and no faster search."""
+    nlp = spacy.blank("en")
+    nlp.tokenizer.suffix_search = paperkg_suffix.search
+    return nlp
+
+
+def test_suffix_search_is_the_plain_search(paperkg_suffix) -> None:
     fast = make_nlp().tokenizer.tokenizer.suffix_search
     assert isinstance(fast.__self__, _EnglishSuffixSearch)
+    assert fast.__self__.pattern == paperkg_suffix.pattern
     words = ["km", "s", "mph", "Pa", "kB", "ſ", "Zürich", "Ωmega", "中文", "ǅemal"]
-    for case in AFFIX_CASES + words + [c + "s" for c in AFFIX_CASES] + ["x" * 20 + c for c in AFFIX_CASES]:
-        a, b = plain.search(case), fast(case)
+    cases = AFFIX_CASES + EXTRA_SUFFIX_CASES
+    for case in cases + words + [c + "s" for c in cases] + ["x" * 20 + c for c in cases]:
+        a, b = paperkg_suffix.search(case), fast(case)
         assert (a and a.span()) == (b and b.span()), case
+
+
+def test_suffix_search_adds_only_the_period_after_one_capital(english, paperkg_suffix) -> None:
+    """paperkg's suffix pattern finds spaCy's suffix wherever spaCy finds one, and otherwise
+    only a final period after a single capital that follows a digit or a hyphen."""
+    plain = english.tokenizer.suffix_search.__self__
+    new = []
+    for case in AFFIX_CASES + EXTRA_SUFFIX_CASES + ["x" * 20 + c for c in EXTRA_SUFFIX_CASES]:
+        a, b = plain.search(case), paperkg_suffix.search(case)
+        if a is not None:
+            assert b is not None and a.span() == b.span(), case
+        elif b is not None:
+            word = case.removesuffix("\n")  # '$' matches before a final line break too
+            assert b.span() == (len(word) - 1, len(word)), case
+            new.append(case)
+    once = ["ImageNet-C.", "PaLM-540B.", "CIFAR-10N.", "3D.", "x-Ω.", "a‑B.", "-C.", "x1C.\n"]
+    assert new == once + ["x" * 20 + c for c in once]
 
 
 def test_infix_finditer_is_spacys(english) -> None:
@@ -67,13 +112,13 @@ def test_no_letter_or_digit_is_an_infix(english) -> None:
             assert next(rx.finditer(joined), None) is None, (left, right)
 
 
-def test_no_word_of_letters_has_a_suffix(english) -> None:
+def test_no_word_of_letters_has_a_suffix(paperkg_suffix) -> None:
     """Why the suffix shortcut for letters-only words holds, checked on words ending in each
     letter of Unicode (the suffixes are at most 5 characters: 'km²' after a digit, "'s")."""
     from extractors.pipeline import _english_affix_patterns
 
-    assert _english_affix_patterns()[3]  # the parse-tree check found every alternative needs a non-letter
-    plain = english.tokenizer.suffix_search.__self__
+    assert _english_affix_patterns().letters_never  # the parse-tree check: every alternative needs a non-letter
+    plain = paperkg_suffix
     letters = [chr(cp) for cp in range(0x110000) if chr(cp).isalpha()]
     for prefix in ("", "a", "Ab", "km", "xy", "ſs"):
         for c in letters:
@@ -81,19 +126,31 @@ def test_no_word_of_letters_has_a_suffix(english) -> None:
             assert plain.search(prefix + c + c) is None, (prefix, c)
 
 
-def test_tokens_are_spacys(english) -> None:
+def test_tokens_are_the_plain_tokenizers(reference) -> None:
     nlp = make_nlp()
-    text = " ".join(AFFIX_CASES) + "\n\nWe fine-tune GPT-4 (OpenAI, 2023) on 10k examples... It works!"
+    text = " ".join(AFFIX_CASES + EXTRA_SUFFIX_CASES) + "\n\nWe fine-tune GPT-4 (OpenAI, 2023) on 10k examples... It works!"
     ours = [(t.text, t.idx, t.whitespace_, t.lower_) for t in nlp.make_doc(text)]
-    theirs = [(t.text, t.idx, t.whitespace_, t.lower_) for t in english.make_doc(text)]
+    theirs = [(t.text, t.idx, t.whitespace_, t.lower_) for t in reference.make_doc(text)]
     assert ours == theirs
 
 
-def test_serialised_tokenizer_keeps_spacys_patterns(english) -> None:
-    tok = make_nlp().tokenizer.tokenizer
+def test_tokens_are_spacys_but_the_extra_suffix(english) -> None:
+    """Without a word that ends in the extra suffix, the tokens are spaCy's own."""
+    text = " ".join(AFFIX_CASES) + "\n\nWe fine-tune GPT-4 (OpenAI, 2023) on 10k examples... It works!"
+    ours = [(t.text, t.idx, t.whitespace_, t.lower_) for t in make_nlp().make_doc(text)]
+    assert ours == [(t.text, t.idx, t.whitespace_, t.lower_) for t in english.make_doc(text)]
+
+
+def test_serialised_tokenizer_keeps_the_patterns(english, paperkg_suffix) -> None:
+    """The serialised tokenizer stores the plain patterns (paperkg's suffixes, spaCy's infixes),
+    and one loaded from it tokenizes as make_nlp's does."""
+    nlp = make_nlp()
+    tok = nlp.tokenizer.tokenizer
     fresh = spacy.blank("en").tokenizer.from_bytes(tok.to_bytes())
-    assert fresh.suffix_search.__self__.pattern == english.tokenizer.suffix_search.__self__.pattern
+    assert fresh.suffix_search.__self__.pattern == paperkg_suffix.pattern
     assert fresh.infix_finditer.__self__.pattern == english.tokenizer.infix_finditer.__self__.pattern
+    text = " ".join(AFFIX_CASES + EXTRA_SUFFIX_CASES)
+    assert [t.text for t in fresh(text)] == [t.text for t in nlp.make_doc(text)]
 
 
 #: Token/Lexeme attributes backed by a lexical attribute getter that make_nlp drops.
