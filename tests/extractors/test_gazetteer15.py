@@ -50,3 +50,15 @@ def test_round15_nas_bench_101_is_its_own_entry():
     gaz = load_gazetteer()
     assert gaz.lookup("NAS-Bench-101").name == "NAS-Bench-101"
     assert gaz.lookup("NAS-Bench-201").name == "NAS-Bench-201"
+
+
+@pytest.mark.parametrize("text, name, inner", [
+    ("Event streams are fitted with a Transformer Hawkes process and its intensity is sampled.",
+     "Transformer Hawkes process", ("Transformer", "Hawkes process")),
+    ("Tokens are decoded in parallel by a Masked Generative Image Transformer conditioned on text.",
+     "Masked Generative Image Transformer", ("Transformer",)),
+])
+def test_round15_a_name_holding_listed_names_is_one_mention(extract, text, name, inner):
+    found = {entity_key(m.text) for e in extract(text) for m in e.mentions}
+    assert entity_key(name) in found
+    assert not found & {entity_key(x) for x in inner}

@@ -18,7 +18,7 @@ GROWN = ("Sampling better\n\n"
          "We study adaptive importance sampling for rare events. Plain importance sampling fails "
          "there, while adaptive importance sampling converges.")
 MERGED = ("Event sequences\n\n"
-          "We compare the Transformer Hawkes process with Sinkhorn divergences on event data.")
+          "We compare the Transformer Gaussian process with Sinkhorn divergences on event data.")
 ACRONYM = ("Preference data\n\n"
            "We propose Statistical Rejection Sampling Optimization (RSO), which samples preference "
            "pairs from the optimal policy. RSO improves alignment.")
@@ -50,7 +50,7 @@ def test_extensions_take_in_one_or_two_words_of_the_sentence(rules_nlp):
     assert not any(s.startswith(("We ", "for ")) or s.endswith((" for", " there")) for s in exts)
     assert not any("," in s or "." in s for s in exts)
     exts = _surfaces(rules_nlp(MERGED))
-    assert exts["Transformer Hawkes process"].merges  # two rule names become one
+    assert exts["Transformer Gaussian process"].merges  # two rule names become one
     assert "Sinkhorn divergences" in exts and exts["Sinkhorn divergences"].side == "right"
     assert not any(s.startswith("the ") for s in exts)
 
