@@ -14,7 +14,10 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   letters carry the name (:func:`_spreads`): not inside a URL, not an ordinary compound in Title
   Case ("Self-Supervised" in a title), and a name one other paper alone knows only in the
   abstract with evidence there (its long form, the coiner's coined spelling, or an acronym used
-  as a name on its own rather than as a unit, a venue or the paper's own abbreviation).
+  as a name on its own rather than as a unit, a venue or the paper's own abbreviation). However
+  many papers know it, an acronym is not carried to an abstract that gives its letters another
+  meaning (:func:`_other_sense`): a measured quantity ("+0.2-0.3 TPR") or other words spelling
+  them out there ("projected attention layers" beside "PALs").
 
 Roles stay per paper. The concepts module's ``consolidate_concepts(records)`` runs last when it
 exists.
@@ -23,6 +26,7 @@ exists.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import re
 from collections import Counter, defaultdict
@@ -440,6 +444,8 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
     hi = doc.find(" ", end)
     if _URL_CHUNK.search(doc[lo:hi if hi >= 0 else len(doc)]):
         return False
+    if _other_sense(text, start, end, doc, long_forms):
+        return False
     if single_source and not _single_source_evidence(text, start, end, field, doc, long_forms, spellings):
         return False
     if _lower_cased_acronym(text, spellings):
@@ -452,6 +458,78 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True
+
+
+def _other_sense(text: str, start: int, end: int, doc: str, long_forms: Sequence[str]) -> bool:
+    """Does this abstract give the short form ``text`` another meaning than the corpus's entity?
+
+    However many papers name the entity, its letters are not carried to an abstract where they
+    mean something else: a measured quantity ("+0.2-0.3 TPR", "95% TPR": an acronym right after
+    a number), or an acronym whose letters this abstract spells out in other words ("true
+    positive rate" beside "TPR", when the corpus's TPR is a "tensor product representation").
+    A metric or generic name the gazetteer lists is never a candidate in the first place
+    (``is_name`` in :mod:`extractors.entities`), and an acronym the abstract defines itself is
+    skipped before (``own_defs``).
+    """
+    if not _ACRONYM.fullmatch(text):
+        return False
+    if _NUMBER_BEFORE.search(doc[max(0, start - 20):start]):
+        return True
+    return _spelled_otherwise(text, doc, long_forms)
+
+
+#: a number, with a sign, a range or a percent sign, right before a word: "+0.2-0.3 ", "95% "
+_NUMBER_BEFORE = re.compile(r"(?<![\w.-])[+-]?\d[\d.,]*(?:\s*[-\u2013]\s*\d[\d.,]*)?\s*%?\s$")
+_SMALL_WORDS = frozenset({
+    "a", "about", "across", "after", "also", "an", "and", "are", "as", "at", "be", "between", "both", "but",
+    "by", "can", "each", "for", "from", "has", "have", "how", "in", "into", "is", "it", "its", "more", "most",
+    "not", "of", "on", "or", "our", "over", "such", "than", "that", "the", "their", "these", "this", "those",
+    "through", "to", "under", "upon", "via", "was", "we", "were", "what", "when", "which", "while", "with",
+    "within", "without"})
+
+
+def _spelled_otherwise(text: str, doc: str, long_forms: Sequence[str]) -> bool:
+    """Do words of ``doc`` spell out the acronym ``text`` in another way than the entity's
+    ``long_forms`` ("true positive rate" for "TPR", one word per letter)?
+
+    Only acronyms of three to six letters (shorter ones are spelled by chance too often), and
+    only words that look like a name for the letters: set in Title Case ("Diffusion Bridge
+    Network" for "DBN"), or written near one of the acronym's uses ("PALs or projected attention
+    layers"), not words that happen to start with its letters far from it.
+    """
+    letters = text[:-1] if text.endswith("s") and text[:-1].isupper() else text
+    if not (3 <= len(letters) <= 6 and letters.isalpha() and letters.isupper()):
+        return False
+    known = [f.lower().replace("-", " ") for f in long_forms]
+    uses: list[int] | None = None
+    found = False
+    for m in _spelling_pattern(letters).finditer(doc):
+        phrase = m.group(0)
+        words = re.split(r"[\s-]+", phrase)
+        if any(w.lower() in _SMALL_WORDS for w in words):
+            continue
+        low = phrase.lower().replace("-", " ")
+        if any(low in k or k in low for k in known):
+            return False  # the entity's own long form is written here
+        if all(w[:1].isupper() for w in words):
+            found = True
+            continue
+        if uses is None:
+            uses = [u.start() for u in re.finditer(rf"(?<![A-Za-z]){letters}s?(?![A-Za-z])", doc)]
+        if any(m.start() - _NEAR <= u <= m.end() + _NEAR for u in uses):
+            found = True
+    return found
+
+
+#: characters between an acronym and words spelling it out that still count as near
+_NEAR = 100
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelling_pattern(letters: str) -> re.Pattern[str]:
+    """Words, one per letter of ``letters``, joined by a space or a hyphen, in any case."""
+    words = r"[\s-]".join(f"[{c}{c.lower()}][a-z]+" for c in letters)
+    return re.compile(rf"(?<![\w-]){words}(?![\w-])")
 
 
 def _lower_cased_acronym(text: str, spellings: Mapping[str, int]) -> bool:
