@@ -497,6 +497,15 @@ _BARE_STOP = frozenset(
 _APPOS_AFTER_NP = re.compile(
     rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{1,9}}?[\w-]+,\s+(?P<name>{_NAME}),\s+"
     rf"(?:to|which|that|whose|where)\b")
+# "we devise an anytime algorithm, fictitious team-play, that ...": a lower-case name set off by
+# commas right after the described proposal's head noun
+_LOWER_APPOS_AFTER_NP = re.compile(
+    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}),\s+"
+    rf"(?:the\s+)?(?P<name>[a-z][a-z-]*+(?:\s+[a-z][a-z-]*+){{0,3}}),\s+(?:that|which|whose|where|to)\b")
+#: words that make such an appositive a reference, not a name ("a new method, the usual one, which")
+#: or a clause ("a benchmark dataset, verified by experts, to ...", "a model, using only text, which")
+_APPOS_REFERENCE = frozenset("one ones same other former latter above following usual "
+                             "by with for of in on to from as at via into than without".split())
 _GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problems", "Scenes", "Scenarios"))
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
@@ -1569,6 +1578,28 @@ class EntityRecognizer:
                     and not any(h.group("n") for h in _HEAD_RE.finditer(ct, pe, am.start("name"))):
                 # ("we present a study of this phenomenon, X, ...": X names what is studied)
                 add(am.start("name"), am.end("name"), METHOD, PROPOSED, "propose", 3)
+
+        # the same with a lower-case name: the proposal verb, the head noun and the commas are the
+        # cues ("we devise an anytime algorithm, fictitious team-play, that converges"); a description
+        # ("a new approach, adversarial sparsity, which quantifies"), a paradigm or a known name is not
+        for pe in proposal_ends:
+            lm = _LOWER_APPOS_AFTER_NP.match(ct, pe, min(len(ct), pe + 160))
+            if lm is None:
+                continue
+            phrase = lm.group("name")
+            words = phrase.split()
+            if words[0] in _LOWER_PROPOSAL_STOP or words[0] in ("called", "named", "termed", "dubbed", "coined") \
+                    or words[0].endswith("ing") \
+                    or any(w in _BARE_STOP or w in _APPOS_REFERENCE or w.endswith("ly") for w in words) \
+                    or gaz.is_stop(phrase) or gaz.lookup(phrase) is not None or _GENERIC_CLASS.search(phrase) \
+                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
+                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
+                    or _NOT_METHOD_LONG.search(phrase) or _head_label(words[-1]) is not None \
+                    or (len(words) == 1 and "-" not in phrase and gaz.is_common_word(phrase)) \
+                    or _USED_MODS.search(ct, pe, lm.start("name")):
+                continue
+            s0, e0 = view.span_to_orig(*lm.span("name"))
+            out.append(_Cand(s0, e0, _head_label(lm.group("head")) or METHOD, PROPOSED, "propose", None, 3))
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
         for ue in unnamed:
