@@ -289,6 +289,13 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
     re.IGNORECASE,
 )
+# "we curate and release new datasets (A, B, and C)": the names of what was made, listed in
+# parentheses right after a new/novel head noun
+_AFTER_VERB_HEAD_PAREN = re.compile(
+    rf"\s+(?:(?:a|an|the|our|two|three|four|five|several)\s+)?(?:[\w-]+\s+){{0,4}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    rf"\s*\((?P<list>[^()]{{3,120}})\)",
+    re.IGNORECASE,
+)
 _CALLED = re.compile(
     # the look-ahead on the first letters lets the scan skip most positions (measured: -35% time)
     rf"(?=[nacdtwWr])(?<!so-)(?<!so )\b(?:namely|called|dubbed|named(?!\s+entit)|termed|coined|"
@@ -506,6 +513,7 @@ _LOWER_APPOS_AFTER_NP = re.compile(
 #: or a clause ("a benchmark dataset, verified by experts, to ...", "a model, using only text, which")
 _APPOS_REFERENCE = frozenset("one ones same other former latter above following usual "
                              "by with for of in on to from as at via into than without".split())
+_PAREN_ITEM = re.compile(rf"(?<![\w-])(?!(?:and|or)\s){_NAME}(?![\w-])")
 _GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problems", "Scenes", "Scenarios"))
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
@@ -1069,6 +1077,18 @@ class EntityRecognizer:
                     add_list_tail(h.end("name"), label, PROPOSED, "propose_head", 5)
             for ls, le, lab in self._colon_list(ct, pend):
                 add(ls, le, lab, PROPOSED, "propose_head", 5)
+            hp = _AFTER_VERB_HEAD_PAREN.match(ct, pend)
+            if hp and _NOVELTY.search(ct, pend, hp.start("head")) and not _earlier_work_sentence(ct, pend):
+                items = [(m.start(), m.end()) for m in _PAREN_ITEM.finditer(hp.group("list"))]
+                names = [hp.group("list")[a:b] for a, b in items]
+                # every item a name, and the names (with their separators) the whole parenthesis: one
+                # of words or numbers is a gloss ("(about 5,000 images)"), not a list of names
+                if len(names) >= 2 and all(self.is_name(n) for n in names) \
+                        and len("".join(names)) + 2 * len(names) >= len(hp.group("list").replace(" and ", "")) - 2:
+                    label = _head_label(hp.group("head")) or METHOD
+                    for (a, b), n in zip(items, names):
+                        add(hp.start("list") + a, hp.start("list") + b, label, PROPOSED, "propose_head", 5)
+                        known_proposals[entity_key(n)].add("novelty")
             mk = self._modified_known(ct, pend)
             if mk is not None:
                 out.append(_Cand(*view.span_to_orig(*mk), METHOD, PROPOSED, "propose_variant", None, 5))
