@@ -143,7 +143,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
@@ -807,6 +807,26 @@ def _head_label(head: str) -> str | None:
     if m.group("m"):
         return METHOD
     return None
+
+
+def _lower_phrase_is_no_name(phrase: str, words: list[str], gaz: Gazetteer) -> bool:
+    """The guards every lower-case proposal rule shares: a phrase that opens with a stop word, is
+    generic, a paradigm, a phenomenon, a property ("-ity", "-ness") or ends in a word that names
+    no method is a description, not the paper's name."""
+    return bool(words[0] in _LOWER_PROPOSAL_STOP or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase)
+                or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase)
+                or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")))
+
+
+def _lower_names_after(pattern: re.Pattern[str], ct: str, ends: Iterable[int],
+                       reach: int) -> Iterator[tuple[int, re.Match[str], str, list[str]]]:
+    """Each match of ``pattern`` right at one of ``ends`` (within ``reach`` characters), with its
+    ``name`` group and that group's words."""
+    for pe in ends:
+        lm = pattern.match(ct, pe, min(len(ct), pe + reach))
+        if lm is not None:
+            phrase = lm.group("name")
+            yield pe, lm, phrase, phrase.split()
 
 
 class EntityRecognizer:
@@ -1538,15 +1558,8 @@ class EntityRecognizer:
         # a lower-case name right after a proposal verb, defined by an appositive with a head noun:
         # "We introduce collider regression, a framework to ...", "we first propose per-IC
         # quantization, a simple yet effective method", "we introduce speculative decoding - an algorithm"
-        for pe in proposal_ends:
-            lm = _LOWER_PROPOSAL.match(ct, pe, min(len(ct), pe + 160))
-            if lm is None:
-                continue
-            phrase = lm.group("name")
-            words = phrase.split()
-            if words[0] in _LOWER_PROPOSAL_STOP or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase) \
-                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
-                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
+        for pe, lm, phrase, words in _lower_names_after(_LOWER_PROPOSAL, ct, proposal_ends, 160):
+            if _lower_phrase_is_no_name(phrase, words, gaz) \
                     or (len(words) == 1 and "-" not in phrase and gaz.is_common_word(phrase)) \
                     or _head_label(words[-1]) is not None or _head_label(lm.group("head")) is None \
                     or _USED_MODS.search(lm.group(0)):  # "X, a standard technique": someone else's
@@ -1572,10 +1585,7 @@ class EntityRecognizer:
                 continue
             phrase = lm.group("name")
             words = phrase.split()
-            if words[0] in _LOWER_PROPOSAL_STOP or any(w in _BARE_STOP for w in words) \
-                    or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase) \
-                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
-                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
+            if _lower_phrase_is_no_name(phrase, words, gaz) or any(w in _BARE_STOP for w in words) \
                     or _NOT_METHOD_LONG.search(phrase) or _head_label(words[-1]) is not None \
                     or any(w.endswith("ly") for w in words) or gaz.lookup(phrase) is not None \
                     or self._head_is_none(ct, lm.end("name")) or self._appositive_head(ct, lm.end("name")) == "n" \
@@ -1603,19 +1613,11 @@ class EntityRecognizer:
         # the same with a lower-case name: the proposal verb, the head noun and the commas are the
         # cues ("we devise an anytime algorithm, fictitious team-play, that converges"); a description
         # ("a new approach, adversarial sparsity, which quantifies"), a paradigm or a known name is not
-        for pe in proposal_ends:
-            lm = _LOWER_APPOS_AFTER_NP.match(ct, pe, min(len(ct), pe + 160))
-            if lm is None:
-                continue
-            phrase = lm.group("name")
-            words = phrase.split()
-            if words[0] in _LOWER_PROPOSAL_STOP or words[0] in ("called", "named", "termed", "dubbed", "coined") \
-                    or words[0].endswith("ing") \
+        for pe, lm, phrase, words in _lower_names_after(_LOWER_APPOS_AFTER_NP, ct, proposal_ends, 160):
+            if _lower_phrase_is_no_name(phrase, words, gaz) \
+                    or words[0] in ("called", "named", "termed", "dubbed", "coined") or words[0].endswith("ing") \
                     or any(w in _BARE_STOP or w in _APPOS_REFERENCE or w.endswith("ly") for w in words) \
-                    or gaz.is_stop(phrase) or gaz.lookup(phrase) is not None or _GENERIC_CLASS.search(phrase) \
-                    or _PARADIGM_END.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
-                    or _PHENOMENON_END.search(phrase) or phrase.endswith(("ity", "ness", "ncy", "acy")) \
-                    or _NOT_METHOD_LONG.search(phrase) or _head_label(words[-1]) is not None \
+                    or gaz.lookup(phrase) is not None or _NOT_METHOD_LONG.search(phrase) or _head_label(words[-1]) is not None \
                     or (len(words) == 1 and "-" not in phrase and gaz.is_common_word(phrase)) \
                     or _USED_MODS.search(ct, pe, lm.start("name")):
                 continue
