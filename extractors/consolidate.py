@@ -467,8 +467,9 @@ def _other_sense(text: str, start: int, end: int, doc: str, long_forms: Sequence
     mean something else: a measured quantity ("+0.2-0.3 TPR", "95% TPR": an acronym right after
     a number), or an acronym whose letters this abstract spells out in other words ("true
     positive rate" beside "TPR", when the corpus's TPR is a "tensor product representation").
-    A metric or generic name the gazetteer lists is never a candidate in the first place
-    (``is_name`` in :mod:`extractors.entities`), and an acronym the abstract defines itself is
+    A metric or generic name the gazetteer lists, or a short form of a modality, unit, number
+    format or rate (``data/not_corpus_names.txt``), is never a candidate in the first place
+    (:mod:`extractors.entities`), and an acronym the abstract defines itself is
     skipped before (``own_defs``).
     """
     if not _ACRONYM.fullmatch(text):

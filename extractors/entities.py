@@ -2316,9 +2316,27 @@ class EntityRecognizer:
             if any(occupied[s:e]):
                 continue
             surface = text[s:e]
-            if self.is_name(surface):
+            if self.is_name(surface) and not _not_corpus_name(surface):
                 cand_list.append((s, e))
         doc.user_data[CANDIDATES_KEY] = cand_list
+
+
+#: short forms that are never left as untyped candidates (see the data file)
+_NOT_CORPUS_NAMES_PATH = Path(__file__).resolve().parent / "data" / "not_corpus_names.txt"
+
+
+@lru_cache(maxsize=1)
+def _not_corpus_names() -> frozenset[str]:
+    lines = _NOT_CORPUS_NAMES_PATH.read_text(encoding="utf-8").splitlines()
+    return frozenset(s for s in (ln.strip() for ln in lines) if s and not s.startswith("#"))
+
+
+def _not_corpus_name(surface: str) -> bool:
+    """Is ``surface`` a short form of something that is no method or benchmark ("PET", "ICUs", "FP8",
+    "TPR")? Such a word is no candidate for corpus consolidation: an abstract that means the
+    method of these letters defines it, and its own rules find it."""
+    names = _not_corpus_names()
+    return surface in names or (surface.endswith("s") and surface[:-1] in names)
 
 
 #: an acronym of three to eight capitals (digits after the first): a stoplisted one may still be a paper's own name
