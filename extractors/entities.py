@@ -645,7 +645,7 @@ _CAMEL = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
 _LOWER_PREFIX_NAME = re.compile(r"(?!(?:non|multi|pre|post|sub|anti|semi|inter|intra|cross|single|over|under|"
                                 r"out|full|half|de|re|un|in|co|per|all|low|high|human|large|small)-)[a-z]{2,}-[A-Z][A-Z0-9]{2,}(?:[+-]\w+)*$")
 _METHOD_HEAD_AFTER_SHORT = re.compile(
-    r"\)?\s+(?:(?!based\b|driven\b|guided\b)(?:estimation|inference|search|sampling|learning|optimi[sz]ation)\s+)?"
+    r"\)?\s+(?:(?:estimation|inference|search|sampling|learning|optimi[sz]ation)\s+)?"
     r"(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
 _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
