@@ -114,6 +114,10 @@ OOD3_PER_SOURCE = 20
 #: in-domain pool is used up): 30 of each venue, drawn in ``choose_ood_late`` after ood3.
 OOD4_SEED = "20240531:ood4"
 OOD4_PER_SOURCE = 30
+#: The fifth out-of-domain split ``ood5``, the held-out split from the sixteenth session (ood4 was
+#: reported at 1.16.0 and became development data): 30 of each venue, drawn after ood4.
+OOD5_SEED = "20240531:ood5"
+OOD5_PER_SOURCE = 30
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -233,12 +237,12 @@ def choose_ood(data: Path) -> list[tuple[str, str, str]]:
 
 
 def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2``, ``ood3``, ``ood4``:
+    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` ... ``ood5``:
     ``OOD2_PER_SOURCE`` (``OOD3_PER_SOURCE``) ids of each of ``OOD_SOURCES`` that neither ``ood1``,
     the other-venue silver batches (``silver/draw.py``'s ``draw_other``) nor an earlier split here
     hold, one seeded generator per split and source. A separate function, because ``draw_other``
     avoids ``choose_ood``: adding splits there would reshuffle the silver batches. ood3 was
-    appended in the twelfth session and ood4 in the thirteenth; each is drawn after the earlier ones
+    appended in the twelfth session, ood4 in the thirteenth and ood5 in the sixteenth; each is drawn after the earlier ones
     from the same pool, so they are unchanged."""
     silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
@@ -246,7 +250,8 @@ def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
     rows = []
     for split, seed, per_source in (("ood2", OOD2_SEED, OOD2_PER_SOURCE),
                                     ("ood3", OOD3_SEED, OOD3_PER_SOURCE),
-                                    ("ood4", OOD4_SEED, OOD4_PER_SOURCE)):
+                                    ("ood4", OOD4_SEED, OOD4_PER_SOURCE),
+                                    ("ood5", OOD5_SEED, OOD5_PER_SOURCE)):
         drawn_here = []
         for source in OOD_SOURCES:
             ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]
