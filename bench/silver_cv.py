@@ -116,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(_worker(args.worker[0], args.worker[1].split(","))))
         return 0
     from extractors import build_gazetteer
+    from extractors.build_silver import batch_order
 
-    batches = sorted(p.stem for p in SILVER.glob("batch*.ann"))
+    batches = sorted((p.stem for p in SILVER.glob("batch*.ann")), key=batch_order)
     dealt = [b for b in batches if args.test_range is None or args.test_range(b)]
     folds = [dealt[k::args.folds] for k in range(args.folds)]
     totals = {name: [0, 0, 0, 0, 0, 0] for name in args.settings}

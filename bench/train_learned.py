@@ -109,6 +109,7 @@ sys.path.insert(0, str(REPO / "bench"))
 import eval_extraction as E  # noqa: E402
 
 from extractors import learned as L  # noqa: E402
+from extractors.build_silver import batch_order  # noqa: E402
 from extractors.gazetteer import entity_key, load_gazetteer  # noqa: E402
 from extractors.pipeline import _join, make_nlp  # noqa: E402
 from kg.text import match_key  # noqa: E402
@@ -145,7 +146,7 @@ def load_silver(silver: Path = SILVER) -> list[dict[str, Any]]:
     build = _build_module()
     texts: dict[str, dict[str, str]] = {}
     out = []
-    for path in sorted(silver.glob("batch*.ann")):
+    for path in sorted(silver.glob("batch*.ann"), key=batch_order):
         for block in build.parse_ann(path):
             src = build.source_of(block["id"])
             texts.setdefault(src, build.load_abstracts(src))
@@ -495,7 +496,7 @@ def _report(pooled: list[tuple[str, list[float], str]]) -> None:
 def batch_of(silver: Path = SILVER) -> dict[str, str]:
     """Abstract id -> the silver batch (file stem) that holds it."""
     out = {}
-    for path in sorted(silver.glob("batch*.ann")):
+    for path in sorted(silver.glob("batch*.ann"), key=batch_order):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("@"):
                 out[line[1:].strip()] = path.stem
@@ -506,7 +507,7 @@ def batch_folds(silver: Path, folds: int) -> tuple[dict[str, str], dict[str, int
     """Abstract id -> batch (:func:`batch_of`), and batch -> fold: the batches in name order, dealt
     round-robin to ``folds`` folds."""
     b_of = batch_of(silver)
-    return b_of, {b: i % folds for i, b in enumerate(sorted(set(b_of.values())))}
+    return b_of, {b: i % folds for i, b in enumerate(sorted(set(b_of.values()), key=batch_order))}
 
 
 def pipeline_counts(golds: list[dict[str, Any]], nlp: Any) -> dict[str, list[int]]:
@@ -979,7 +980,7 @@ def gazetteers_key(silver: Path = SILVER, folds: int = 5) -> str:
     ex = REPO / "extractors"
     return _fingerprint(str(folds).encode(), files=[
         ex / "build_gazetteer.py", ex / "build_silver.py", ex / "gazetteer.py", ex / "data" / "curated.tsv",
-        ex / "data" / "stoplist.txt", *sorted(silver.glob("batch*.ann"))])
+        ex / "data" / "stoplist.txt", *sorted(silver.glob("batch*.ann"), key=batch_order)])
 
 
 def _fold_worker(gazetteer: str, golds_path: str, job_path: str, out_path: str) -> None:

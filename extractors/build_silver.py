@@ -164,10 +164,16 @@ def _gold_build():
     return module
 
 
+def batch_order(path: Path | str) -> int:
+    """Sort key of a silver batch file or stem: its number (``batch100`` after ``batch99``, where
+    name order would put it after ``batch10`` and deal every later batch to another fold)."""
+    return int(re.sub(r"\D", "", Path(path).stem))
+
+
 def batch_paths(silver_dir: Path = DEFAULT_SILVER, batches: Iterable[str] | None = None) -> list[Path]:
     """The ``batchNN.ann`` files of ``silver_dir`` (all of them, or those named in ``batches``)."""
     if batches is None:
-        return sorted(p for p in silver_dir.glob("batch*.ann") if _BATCH.fullmatch(p.name))
+        return sorted((p for p in silver_dir.glob("batch*.ann") if _BATCH.fullmatch(p.name)), key=batch_order)
     paths = []
     for b in batches:
         p = silver_dir / (b if b.endswith(".ann") else f"{b}.ann")

@@ -243,7 +243,9 @@ def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
     hold, one seeded generator per split and source. A separate function, because ``draw_other``
     avoids ``choose_ood``: adding splits there would reshuffle the silver batches. ood3 was
     appended in the twelfth session, ood4 in the thirteenth and ood5 in the sixteenth; each is drawn after the earlier ones
-    from the same pool, so they are unchanged."""
+    from the same pool, so they are unchanged. A split appended after ood5 must also avoid the later
+    other-venue silver batches (``silver/draw.py``'s ``draw_other_late``, batch81-batch100), which
+    were drawn avoiding ood2-ood5."""
     silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}

@@ -19,6 +19,12 @@ out-of-domain gold split ``ood1`` (``sample.choose_ood``) does not hold, one see
 source; the 800 ids are then shuffled together and cut into batches of ``BATCH``, so each batch
 mixes the venues.
 
+The *later other-venue* batches (``batch81`` ... ``batch100``, drawn in the sixteenth session,
+:func:`draw_other_late`) add 800 more abstracts of the same venues, ``LATE_PER_SOURCE`` per
+source, that no earlier silver batch nor any out-of-domain gold split up to ``ood5`` holds
+(a later gold split must avoid them too); shuffled together and cut into batches the same way.
+The per-source counts leave at least 30 of every out-of-domain gold source for later splits.
+
 Run ``python tests/gold/silver/draw.py`` (optionally ``--data DIR``); it prints
 ``batch<TAB>source<TAB>id``. ``--batch batch07`` prints that batch's ids only.
 """
@@ -37,6 +43,14 @@ BATCH = 40
 OTHER_SEED = "20240531:silver-other"
 OTHER_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2024.jsonl", "colm2025.jsonl")
 OTHER_PER_SOURCE = 160
+OTHER_BATCHES = OTHER_PER_SOURCE * len(OTHER_SOURCES) // BATCH
+LATE_SEED = "20240531:silver-other-late"
+#: COLM 2025 had 128 abstracts left after ood5, COLM 2024 139: the counts leave 68 and 39.
+LATE_PER_SOURCE = {"neurips2018.jsonl": 200, "icml2019.jsonl": 200, "ijcai2024.jsonl": 240,
+                   "colm2024.jsonl": 100, "colm2025.jsonl": 60}
+#: The out-of-domain gold splits drawn before the later batches (``sample.choose_ood_late``): a
+#: split appended there later must avoid the later batches, not the other way round.
+LATE_AVOIDS = ("ood2", "ood3", "ood4", "ood5")
 
 
 def _sample_module():
@@ -64,6 +78,9 @@ def draw(data: Path) -> list[tuple[str, str, str]]:
     ] + [
         (f"batch{first + n // BATCH + 1:02d}", source, rec_id)
         for n, (source, rec_id) in enumerate(draw_other(data, sample))
+    ] + [
+        (f"batch{first + OTHER_BATCHES + n // BATCH + 1:02d}", source, rec_id)
+        for n, (source, rec_id) in enumerate(draw_other_late(data, sample))
     ]
 
 
@@ -77,6 +94,23 @@ def draw_other(data: Path, sample=None) -> list[tuple[str, str]]:
         rng = random.Random(f"{OTHER_SEED}:{source}")
         chosen += [(source, i) for i in rng.sample(ids, OTHER_PER_SOURCE)]
     random.Random(OTHER_SEED).shuffle(chosen)
+    return chosen
+
+
+def draw_other_late(data: Path, sample=None) -> list[tuple[str, str]]:
+    """Return ``(source, id)`` of the later other-venue silver abstracts, in batch order: per
+    source ``LATE_PER_SOURCE`` ids that neither ``ood1``, the splits ``LATE_AVOIDS`` nor
+    :func:`draw_other` hold, one seeded generator per source, then shuffled together."""
+    sample = sample or _sample_module()
+    held = {rec_id for _, _, rec_id in sample.choose_ood(data)}
+    held |= {rec_id for split, _, rec_id in sample.choose_ood_late(data) if split in LATE_AVOIDS}
+    held |= {rec_id for _, rec_id in draw_other(data, sample)}
+    chosen = []
+    for source in OTHER_SOURCES:
+        ids = [i for i in sample.read_ids(data / "confpapers" / "jsonl" / source) if i not in held]
+        rng = random.Random(f"{LATE_SEED}:{source}")
+        chosen += [(source, i) for i in rng.sample(ids, LATE_PER_SOURCE[source])]
+    random.Random(LATE_SEED).shuffle(chosen)
     return chosen
 
 
