@@ -2193,6 +2193,7 @@ class EntityRecognizer:
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed
         typed: set[str] = set()
+        shaped: list[str] = []  # proposed keys whose name's last word ends in a benchmark word
         for c in sorted(accepted, key=lambda c: c.start):
             if c.role != PROPOSED:
                 continue
@@ -2206,6 +2207,14 @@ class EntityRecognizer:
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
+            elif words and _BENCH_GLUED_END.search(words[-1]):
+                shaped.append(k)
+        for k in shaped:
+            if k not in typed:
+                # "EvidenceBench", "FedHPO-Bench", "LV-Eval", "HumanMotionQA": a name that ends in
+                # what it is, when no sentence that gives it says otherwise
+                typed.add(k)
+                info[k]["labels"][BENCHMARK] = 100
         # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
         # in the order of the candidates, not of a set: the choice of a base below must not depend on the hash seed
         own = tuple(dict.fromkeys(text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3))
@@ -2784,6 +2793,11 @@ _DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—
 _DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+(?:that|which|to|for|with|of|in|on|from|and|"
                              r"where|by|is|are|was|comprising|consisting|containing|covering|built|designed|based|"
                              r"tailored|called|named)\b)")
+#: a benchmark word glued to the end of a coined name, with an optional size or version after it
+#: ("EvidenceBench-100k", "FedHPO-Bench", "UnStereoEval", "TruthfulQA"); "QA" only after a lower-case
+#: letter ("NS-VQA", "Concept-QA" and "GQA" are methods)
+_BENCH_GLUED_END = re.compile(r"(?<=[A-Za-z0-9])-?(?:Bench|bench|Benchmark|Eval)(?:-[\w.]+)?$"
+                              r"|(?<=[a-z])QA(?:-[\w.]+)?$")
 _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
 _DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
