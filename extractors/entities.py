@@ -1749,6 +1749,13 @@ class EntityRecognizer:
                         ce = _release_end(ct, ce)  # "Qwen-2.5-72B", not "Qwen-2"
                     add(cs, ce, METHOD if base.type == "method" else BENCHMARK, USED, "gazetteer", 1)
                     continue
+            if ce + 1 < len(ct) and ct[ce] == "/" and ct[ce + 1].isalnum() and "-" in tok:
+                known = gaz.lookup(tok)
+                if known is not None:
+                    # "NAS-Bench-101/201/301": the literal first name of a slash coordination, which
+                    # the tokenizer keeps in one token with the rest (GUIDELINES: "CIFAR-10/100")
+                    add(cs, ce, METHOD if known.type == "method" else BENCHMARK, USED, "gazetteer", 1)
+                    continue
             if ("-" in tok or tok[-1].isdigit()) and not self._known_token(tok):
                 grown = self._known_with_tail(tok)
                 if grown is not None:

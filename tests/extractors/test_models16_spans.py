@@ -95,3 +95,11 @@ def test_known_name_with_inline_math(extract, text, surface, name):
 ])
 def test_inline_math_guards(extract, text, surface):
     assert surface not in _mention_texts(extract, text)
+
+
+# ---------------------------------------------------------------------------- slash coordination
+def test_known_name_first_in_a_slash_coordination(extract):
+    # GUIDELINES: in "CIFAR-10/100" only the literal first name is marked; here the tokenizer
+    # keeps the whole coordination in one token
+    found = _found(extract, "Rank correlations are reported on NAS-Bench-201/301 search spaces.")
+    assert ("benchmark", "used", "NAS-Bench-201") in found
