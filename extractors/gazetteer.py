@@ -169,6 +169,9 @@ class Gazetteer:
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(
                 (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
+        if len(name) > 3 and name[-2] == "-" and name[-1].isupper() and name[-3].isupper() and not any(
+                f[-2:-1] in ("-", " ") for f in forms if entity_key(f) == entity_key(name)):
+            return None  # "HE-R" (a variant letter after a hyphen) is not "HER"
         low = name.lower()
         if e.source in HAND_SOURCES and not any(
                 _case_insensitive(f) or (f in self.case_free and low in (f.lower(), f.lower() + "s")) for f in forms):

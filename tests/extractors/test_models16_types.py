@@ -45,3 +45,13 @@ def test_benchmark_shape_waits_for_a_later_defining_sentence(extract):
     found = _found(extract, "We present DockBench, an open-source framework that trains docking agents from "
                             "unlabeled complexes. DockBench runs on one GPU.", "DockBench: Docking at Scale")
     assert ("method", "proposed", "DockBench") in found
+
+
+# ---------------------------------------------------------------------------- variant letters
+def test_variant_letter_after_a_hyphen_is_not_the_joined_acronym(nlp, extract):
+    gaz = nlp.get_pipe("paperkg_entities").gazetteer
+    assert gaz.lookup("HER") is not None  # hindsight experience replay
+    assert gaz.lookup("HE-R") is None  # a variant letter after a hyphen
+    assert gaz.lookup("U-Net") is not None and gaz.lookup("GPT-J") is not None  # the entry writes the hyphen
+    found = _found(extract, "From old coding tests we release three new benchmarks (HE-R, HE-R+ and KB-R), and score verifiers.")
+    assert ("benchmark", "proposed", "HE-R") in found
