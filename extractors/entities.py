@@ -892,6 +892,8 @@ class EntityRecognizer:
         """The label of a one-token name the phrase matchers cannot see: a known model with
         hyphen-joined sizes, context lengths or versions after it ("Yi-6B-200k",
         "Llama-3-8B-Instruct-262k"), or a known code with a number in Title case ("Cifar-10")."""
+        if len(tok) > _MAX_NAME_LEN:
+            return None  # (and a bound on the prefixes looked up)
         gaz = self.gazetteer
         code = gaz.lookup_recased_code(tok)
         if code is not None:
@@ -1884,6 +1886,7 @@ class EntityRecognizer:
         gaz = self.gazetteer
         ct = view.text
         out: list[_Cand] = []
+        done = 0
         for m in _SHORT_MATH.finditer(text):
             s0, e0 = m.span()
             glued_left = s0 > 0 and (text[s0 - 1].isalnum() or text[s0 - 1] == "-")
@@ -1891,12 +1894,18 @@ class EntityRecognizer:
             if not (glued_left or glued_right):
                 continue
             p = view.to_clean(m.start("body"))
+            if p < done:
+                continue  # a word read already ("$k$-$\\ell$-...")
             a = p
-            while a > 0 and (ct[a - 1].isalnum() or ct[a - 1] == "-"):
+            lo, hi = max(0, p - _MAX_NAME_LEN), min(len(ct), p + _MAX_NAME_LEN)  # linear in the text
+            while a > lo and (ct[a - 1].isalnum() or ct[a - 1] == "-"):
                 a -= 1
             b = p
-            while b < len(ct) and (ct[b].isalnum() or ct[b] == "-" or (ct[b] == "." and ct[b + 1:b + 2].isdigit())):
+            while b < hi and (ct[b].isalnum() or ct[b] == "-" or (ct[b] == "." and ct[b + 1:b + 2].isdigit())):
                 b += 1
+            done = b
+            if a == lo > 0 or b == hi < len(ct):
+                continue  # a word this long is no name
             while b > a and ct[b - 1] == "-":
                 b -= 1
             while a < b and ct[a] == "-":
@@ -2646,6 +2655,8 @@ def _respellings(abstract: str, name: str) -> tuple[list[tuple[int, int]], bool]
 _SIZE_OR_VERSION = re.compile(r"(?:v?\d+(?:\.\d+)*[BMbmKk]?|[A-Z]?\d+[A-Za-z]?)(?![\w-])")
 
 
+#: the longest name the release and math lookups read
+_MAX_NAME_LEN = 60
 #: a short piece of inline math that may be part of a name: a letter, a Greek letter or a number
 _SHORT_MATH = re.compile(rf"\$(?P<body>[A-Za-z]|\\(?:{GREEK_LETTERS})|\d+(?:\.\d+)?)\$")
 #: one hyphen-joined part after a known model's name that keeps it one release: a size, a

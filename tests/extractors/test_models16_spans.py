@@ -103,3 +103,19 @@ def test_known_name_first_in_a_slash_coordination(extract):
     # keeps the whole coordination in one token
     found = _found(extract, "Rank correlations are reported on NAS-Bench-201/301 search spaces.")
     assert ("benchmark", "used", "NAS-Bench-201") in found
+
+
+def test_math_and_release_lookups_stay_linear(extract):
+    import time
+
+    # a chain of math pieces glued into one endless word, and an endless release token: no
+    # name, and time linear in the length (each word is read once, at most 60 characters)
+    for unit, n in (("$k$-", 20000), ("-7B", 20000)):
+        text = "Qwen-2.5" + unit * n if unit == "-7B" else unit * n
+        t0 = time.perf_counter()
+        extract(text)
+        small = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        found = extract(text + text[8:] if unit == "-7B" else text * 2)
+        assert time.perf_counter() - t0 < 4 * small + 1.0
+        assert not any(len(m.text) > 60 for e in found for m in e.mentions)
