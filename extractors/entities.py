@@ -152,7 +152,7 @@ from spacy.tokens import Doc, Span
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import (GREEK_LETTERS, CleanView, Definition, best_long_form, clean_view,
                                       definitions_of, doc_text, doc_view, emphasized_ranges, find_definitions)
-from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer, phrase_patterns
+from extractors.gazetteer import GREEK_NAMES, Gazetteer, case_shape, entity_key, load_gazetteer, phrase_patterns
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
 
@@ -885,6 +885,31 @@ class EntityRecognizer:
         return self
 
     # ---------------------------------------------------------------- checks
+    def _known_token(self, tok: str) -> bool:
+        return self.gazetteer.lookup(tok) is not None
+
+    def _known_with_tail(self, tok: str) -> str | None:
+        """The label of a one-token name the phrase matchers cannot see: a known model with
+        hyphen-joined sizes, context lengths or versions after it ("Yi-6B-200k",
+        "Llama-3-8B-Instruct-262k"), or a known code with a number in Title case ("Cifar-10")."""
+        if len(tok) > _MAX_NAME_LEN:
+            return None  # (and a bound on the prefixes looked up)
+        gaz = self.gazetteer
+        code = gaz.lookup_recased_code(tok)
+        if code is not None:
+            return METHOD if code.type == "method" else BENCHMARK
+        k = tok.rfind("-")
+        while k >= 2:
+            head = gaz.lookup(tok[:k])
+            if head is not None:
+                tail = tok[k + 1:].split("-")
+                if head.type == "method" and all(_RELEASE_PART.fullmatch(p) for p in tail) \
+                        and any(c.isdigit() for c in tok[k + 1:]):
+                    return METHOD
+                return None
+            k = tok.rfind("-", 0, k)
+        return None
+
     def is_name(self, text: str, *, loose: bool = False) -> bool:
         """Does ``text`` look like a coined name (not a metric, generic word or markup)?
 
@@ -1722,7 +1747,23 @@ class EntityRecognizer:
                 # which the phrase matchers cannot see)
                 base = gaz.lookup(tok[:vm.start()])
                 if base is not None and not tok[vm.start() - 1].isdigit():
+                    if base.type == "method":
+                        ce = _release_end(ct, ce)  # "Qwen-2.5-72B", not "Qwen-2"
                     add(cs, ce, METHOD if base.type == "method" else BENCHMARK, USED, "gazetteer", 1)
+                    continue
+            if ce + 1 < len(ct) and ct[ce] == "/" and ct[ce + 1].isalnum() and "-" in tok:
+                known = gaz.lookup(tok)
+                if known is not None:
+                    # "NAS-Bench-101/201/301": the literal first name of a slash coordination, which
+                    # the tokenizer keeps in one token with the rest (GUIDELINES: "CIFAR-10/100")
+                    add(cs, ce, METHOD if known.type == "method" else BENCHMARK, USED, "gazetteer", 1)
+                    continue
+            if ("-" in tok or tok[-1].isdigit()) and not self._known_token(tok):
+                grown = self._known_with_tail(tok)
+                if grown is not None:
+                    # "Yi-6B-200k", "Cifar-10": a known model with a size or context length
+                    # glued on, or a known code in another casing (one token the matchers miss)
+                    add(cs, ce, grown, USED, "gazetteer", 1)
                     continue
             if _METHOD_SUFFIX.fullmatch(tok) or _MODEL_SIZE_TOKEN.fullmatch(tok):
                 add(cs, ce, METHOD, USED, "method_suffix", 1)
@@ -1807,6 +1848,8 @@ class EntityRecognizer:
                 pm = self._title_case_prefix(text, cs, ce)
                 if pm is not None and not any(pm < le and ls < ce for ls, le in long_spans):  # a defined long form decides
                     out.append(_Cand(pm, ce, label, USED, "gazetteer", None, 0))
+        if "$" in text:
+            out.extend(self._known_in_math(text, view))
         # a known benchmark with a year glued by an apostrophe ("WMT'21", one token): that edition
         i = text.find("'")
         while i >= 0:
@@ -1831,6 +1874,62 @@ class EntityRecognizer:
             for c in out:
                 if entity_key(_strip_markup(text[c.start:c.end])) in own_known:
                     c.role = PROPOSED
+        return out
+
+    def _known_in_math(self, text: str, view: CleanView) -> list[_Cand]:
+        """Known names written with a bit of inline math ("$\\beta$-VAE", "$k$-NN",
+        "LLaMA-$30$B"): the phrase matchers see the markup's tokens, the clean view the name.
+
+        Only a short math piece (one letter, a Greek letter, a number) glued to letters outside
+        the math: a whole formula or a variable alone is no name.
+        """
+        gaz = self.gazetteer
+        ct = view.text
+        out: list[_Cand] = []
+        done = 0
+        for m in _SHORT_MATH.finditer(text):
+            s0, e0 = m.span()
+            glued_left = s0 > 0 and (text[s0 - 1].isalnum() or text[s0 - 1] == "-")
+            glued_right = e0 < len(text) and (text[e0].isalnum() or text[e0] == "-")
+            if not (glued_left or glued_right):
+                continue
+            p = view.to_clean(m.start("body"))
+            if p < done:
+                continue  # a word read already ("$k$-$\\ell$-...")
+            a = p
+            lo, hi = max(0, p - _MAX_NAME_LEN), min(len(ct), p + _MAX_NAME_LEN)  # linear in the text
+            while a > lo and (ct[a - 1].isalnum() or ct[a - 1] == "-"):
+                a -= 1
+            b = p
+            while b < hi and (ct[b].isalnum() or ct[b] == "-" or (ct[b] == "." and ct[b + 1:b + 2].isdigit())):
+                b += 1
+            done = b
+            if a == lo > 0 or b == hi < len(ct):
+                continue  # a word this long is no name
+            while b > a and ct[b - 1] == "-":
+                b -= 1
+            while a < b and ct[a] == "-":
+                a += 1
+            name = ct[a:b]
+            if sum(c.isalpha() for c in name) < 2 or name.isdigit():
+                continue
+            entry = gaz.lookup(name)
+            label: str | None = None
+            body = m.group("body").lstrip("\\")
+            at = sum(ch.isalnum() for ch in ct[a:view.to_clean(m.end("body") - 1) + 1 - len(body)])
+            if entry is not None and _same_case_but(name, (entry.name, *entry.aliases), at, len(body)):
+                label = METHOD if entry.type == "method" else BENCHMARK
+            elif "-" in name:
+                label = self._known_with_tail(name)
+            if label is None:
+                continue
+            s, e = view.span_to_orig(a, b)
+            if s and text[s - 1] == "\\" and _GREEK_START.match(text, s):
+                s -= 1  # the span covers the Greek letter's backslash
+            if "$" not in text[s:e] or _IN_URL.search(text, max(0, s - 80), s):
+                continue
+            s, e = _balance_dollars(text, s, e)
+            out.append(_Cand(s, e, label, USED, "gazetteer", _canonical(gaz, name), 0))
         return out
 
     def _title_echoes(self, ct: str, view: CleanView, sep: int, proposals: list[int],
@@ -2193,6 +2292,7 @@ class EntityRecognizer:
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed
         typed: set[str] = set()
+        shaped: list[str] = []  # proposed keys whose name's last word ends in a benchmark word
         for c in sorted(accepted, key=lambda c: c.start):
             if c.role != PROPOSED:
                 continue
@@ -2206,6 +2306,14 @@ class EntityRecognizer:
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
+            elif words and _BENCH_GLUED_END.search(words[-1]):
+                shaped.append(k)
+        for k in shaped:
+            if k not in typed:
+                # "EvidenceBench", "FedHPO-Bench", "LV-Eval", "HumanMotionQA": a name that ends in
+                # what it is, when no sentence that gives it says otherwise
+                typed.add(k)
+                info[k]["labels"][BENCHMARK] = 100
         # the paper's own named variants: "Hedgehog-Llama-2 7B" when "Hedgehog" is proposed
         # in the order of the candidates, not of a set: the choice of a base below must not depend on the hash seed
         own = tuple(dict.fromkeys(text[c.start:c.end] for c in accepted if c.role == PROPOSED and c.end - c.start >= 3))
@@ -2547,6 +2655,41 @@ def _respellings(abstract: str, name: str) -> tuple[list[tuple[int, int]], bool]
 _SIZE_OR_VERSION = re.compile(r"(?:v?\d+(?:\.\d+)*[BMbmKk]?|[A-Z]?\d+[A-Za-z]?)(?![\w-])")
 
 
+#: the longest name the release and math lookups read
+_MAX_NAME_LEN = 60
+#: a short piece of inline math that may be part of a name: a letter, a Greek letter or a number
+_SHORT_MATH = re.compile(rf"\$(?P<body>[A-Za-z]|\\(?:{GREEK_LETTERS})|\d+(?:\.\d+)?)\$")
+#: one hyphen-joined part after a known model's name that keeps it one release: a size, a
+#: context length, a version, or a release word ("-6B", "-200k", "-v1", "-Instruct")
+_RELEASE_PART = re.compile(r"\d+(?:\.\d+)?[BMKbmk]?|v\d+(?:\.\d+)*|(?:Instruct|Chat|Base|Turbo|it|hf|Preview)")
+_DECIMAL_TAIL = re.compile(r"(?:\.\d+)+(?!\w|\.\d)")
+
+
+def _same_case_but(name: str, forms: tuple[str, ...], at: int, n: int) -> bool:
+    """Does ``name`` spell one of ``forms`` letter for letter, in the same case except for the
+    ``n`` letters from the ``at``-th (the math letter: "$K$-means" is "k-means"; "$c$-OT" is not
+    "CoT")? Hyphens and spaces do not count ("$k$WL" is "k-WL")."""
+    x = case_shape(name)
+    for form in forms:
+        f = case_shape(form.translate(GREEK_NAMES))
+        if len(f) == len(x) and f[:at] == x[:at] and f[at + n:] == x[at + n:] \
+                and f[at:at + n].lower() == x[at:at + n].lower():
+            return True
+    return False
+
+
+def _release_end(ct: str, ce: int) -> int:
+    """The end of a known model's release name whose coined token stopped at a decimal point:
+    "Qwen-2" + ".5-72B", "LLaMA-3" + ".1-8B" (the version, then hyphen-joined sizes and a size
+    after a space)."""
+    dm = _DECIMAL_TAIL.match(ct, ce)
+    if dm is None:
+        return ce
+    _s, end = _extend_hyphenated(ct, 0 if ce == 0 else ce - 1, dm.end())
+    sm = _SIZE.match(ct, end)
+    return sm.end() if sm else end
+
+
 def _balance_dollars(text: str, s: int, e: int) -> tuple[int, int]:
     """Take in the ``$`` that opens or closes the math inside a name ("$k$-NN", "PILOT$^+$")."""
     if text.count("$", s, e) % 2:
@@ -2784,6 +2927,11 @@ _DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—
 _DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+(?:that|which|to|for|with|of|in|on|from|and|"
                              r"where|by|is|are|was|comprising|consisting|containing|covering|built|designed|based|"
                              r"tailored|called|named)\b)")
+#: a benchmark word glued to the end of a coined name, with an optional size or version after it
+#: ("EvidenceBench-100k", "FedHPO-Bench", "UnStereoEval", "TruthfulQA"); "QA" only after a lower-case
+#: letter ("NS-VQA", "Concept-QA" and "GQA" are methods)
+_BENCH_GLUED_END = re.compile(r"(?<=[A-Za-z0-9])-?(?:Bench|bench|Benchmark|Eval)(?:-[\w.]+)?$"
+                              r"|(?<=[a-z])QA(?:-[\w.]+)?$")
 _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
 _DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"

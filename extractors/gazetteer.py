@@ -169,15 +169,49 @@ class Gazetteer:
         if len(name) > 3 and name.isupper() and name.isalpha() and not any(
                 (f[:-1] if f.endswith("s") else f).isupper() for f in forms):
             return None
+        if len(name) > 3 and name[-2] == "-" and name[-1].isupper() and name[-3].isupper() and not any(
+                f[-2:-1] in ("-", " ") for f in forms if entity_key(f) == entity_key(name)):
+            return None  # "HE-R" (a variant letter after a hyphen) is not "HER"
         low = name.lower()
         if e.source in HAND_SOURCES and not any(
                 _case_insensitive(f) or (f in self.case_free and low in (f.lower(), f.lower() + "s")) for f in forms):
             # a name matched by its exact spelling is not another casing of it ("MONet" is not
             # "MoNet", "Eagle" is not "EAGLE")
-            shape = _case_shape(name)
-            if not any(shape == s or shape == s + "s" for s in map(_case_shape, forms)):
+            shape = case_shape(name)
+            if not any(shape == s or shape == s + "s" for s in map(case_shape, forms)):
                 return None
         return e
+
+    def lookup_recased_code(self, name: str) -> GazetteerEntry | None:
+        """The entry whose capitals-and-digits code ``name`` writes in Title case ("Cifar-10",
+        "Cifar100" for "CIFAR-10", "CIFAR-100"), else None.
+
+        :meth:`lookup` keeps a hand-written name's case shape ("Eagle" is not "EAGLE"); a code
+        with a number is one name in any casing of its letters, but only a capital followed by
+        lower-case letters is taken (not "cifar10", which is how file and package names look).
+
+        Examples
+        --------
+        >>> gaz = Gazetteer.from_data({"entries": [
+        ...     {"type": "benchmark", "name": "CIFAR-10", "aliases": [], "source": "curated"}]})
+        >>> gaz.lookup("Cifar-10") is None, gaz.lookup_recased_code("Cifar-10").name
+        (True, 'CIFAR-10')
+        >>> gaz.lookup_recased_code("cifar-10") is None
+        True
+        """
+        letters = [c for c in name if c.isalpha()]
+        if len(letters) < 3 or not letters[0].isupper() or not "".join(letters[1:]).islower() \
+                or not any(c.isdigit() for c in name):
+            return None
+        i = self.by_key.get(entity_key(name))
+        if i is None:
+            return None
+        e = self.entries[i]
+        key = entity_key(name)
+        shape = case_shape(name).upper()
+        if any(entity_key(f) == key and case_shape(f) == shape for f in (e.name, *e.aliases)):
+            return e
+        return None
 
     def is_common_word(self, name: str) -> bool:
         """Is ``name`` one English word of the abstracts, capitalised ("Features", "Parts")?"""
@@ -202,7 +236,7 @@ class Gazetteer:
                         _case_insensitive(variant) or form in self.case_free)
 
 
-def _case_shape(form: str) -> str:
+def case_shape(form: str) -> str:
     """Letters and digits with their case ("Mo-Net" -> "MoNet")."""
     return _NON_ALNUM_CASED.sub("", form)
 
