@@ -470,7 +470,8 @@ _EMPH_NAMING_BEFORE = re.compile(
 _EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
-                        r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
+                        r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering|"
+                        r"[Cc]ompletion|[Ee]xtraction|(?:[Dd]omain|[Tt]ime)[\s-]+[Aa]daptation)$")
 # ", MulGA": the method's own coined name in apposition after its head noun
 _TOOL_BEFORE = re.compile(r"\b(?:based on|using|uses?|via|with|leverag(?:ing|es?)|harness(?:ing|es)?|exploit(?:ing|s)?|"
                           r"utili[sz](?:ing|es?)|employ(?:ing|s)?|from|by)\s+(?:the\s+)?(?:[a-z][\w-]*\s+)?$")
@@ -784,6 +785,8 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
         return None
     if head.lower() in ("approaches", "techniques", "frameworks", "systems"):
         return None  # a family of methods, not one
+    if head.lower() == "adaptation" and _FIELD_END.search(long):
+        return None  # "Open Set Domain Adaptation (OSDA)", "Test-Time Adaptation (TTA)": a setting
     if title_case and head.lower() in ("test", "tests", "suite", "arena", "gym", "bench"):
         return BENCHMARK
     # the head is the last part of a hyphenated word: "collection-elimination" is no collection
