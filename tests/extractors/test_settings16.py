@@ -26,3 +26,15 @@ def test_adaptation_technique_still_typed(extract):
     text = "We rely on Feature Statistics Adaptation (FSA), a normalisation step, in every layer."
     found = {m.text: e for e in extract(text) for m in e.mentions}
     assert "FSA" in found and found["FSA"].type.value == "method"
+
+
+def test_long_form_not_grown_over_a_parallel_name():
+    from extractors.abbreviations import find_definitions
+
+    text = "We pair Layer Normalization with Token Shift Normalization (TSN) in each block."
+    (d,) = find_definitions(text)
+    assert (d.short, d.long) == ("TSN", "Token Shift Normalization")
+    # a lead that is no parallel name still grows the long form
+    text = "We propose Robust Training with Calibrated Margin Abstention (CMA) for noisy labels."
+    (d,) = find_definitions(text)
+    assert d.long == "Robust Training with Calibrated Margin Abstention"
