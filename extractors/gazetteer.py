@@ -250,12 +250,22 @@ def _british(form: str) -> str:
     return _AMERICAN_IZ.sub("is", form)
 
 
+#: a capitals code with a year joined on ("WMT2014 English-German"), which abstracts also write apart
+_JOINED_YEAR = re.compile(r"^([A-Z]{2,})((?:19|20)\d\d)\b")
+
+
 def _variants(form: str, etype: str) -> list[str]:
     out = [form]
-    if "-" in form and " " not in form and not re.search(r"-\d", form):
+    if "-" in form and not re.search(r"-\d", form):
+        # "Soft Actor-Critic" is also written "Soft Actor Critic", "singular-value decomposition"
+        # "singular value decomposition"
         out.append(form.replace("-", " "))
     if " " in form and len(form.split()) <= 4:
         out.append(form.replace(" ", "-"))
+    if _JOINED_YEAR.match(form):
+        out.append(_JOINED_YEAR.sub(r"\1 \2", form))
+    if "'" in form:
+        out.append(form.replace("'", "\u2019"))  # "Montezuma's Revenge" written with a typographic apostrophe
     joined = _joined_version(form)
     if joined:
         out.append(joined)

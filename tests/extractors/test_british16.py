@@ -33,3 +33,16 @@ def test_british_and_american_spellings_share_a_key():
 def test_only_long_stem_iz_words_are_respelt():
     assert _british("size, prize and seized") == "size, prize and seized"
     assert _british("regularized optimizers") == "regularised optimisers"
+
+
+@pytest.mark.parametrize("text, surface", [
+    # a hyphen written as a space inside a many-word known name
+    ("The agent is trained with Soft Actor Critic on every task.", "Soft Actor Critic"),
+    ("We compute a singular value decomposition of each weight matrix.", "singular value decomposition"),
+    # a typographic apostrophe in a known benchmark
+    ("Exploration is hardest on Montezuma\u2019s Revenge among the games.", "Montezuma\u2019s Revenge"),
+    # a known edition code with its year written apart
+    ("We report BLEU on WMT 2014 English-German after training.", "WMT 2014 English-German"),
+])
+def test_written_variants_of_known_names_are_found(extract, text, surface):
+    assert surface in {m.text for e in extract(text) for m in e.mentions}
