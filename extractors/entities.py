@@ -765,6 +765,14 @@ class _Cand:
     priority: int = 0
 
 
+#: the head nouns of the named parts of a system, and a Title-Case name ending in one (one
+#: lower-case word allowed: "Spatial guided Global Convolution Module")
+_OWN_PART_HEAD = re.compile(r"(?:Module|Block|Layer)s?\b")
+_OWN_PART_NAME = re.compile(
+    r"(?=[^ ]+(?: [^ ]+)+$)(?:[A-Z][\w-]*\s+)*(?:[a-z][\w-]*\s+)?(?:[A-Z][\w-]*\s+)*(?:Module|Block|Layer)s?")
+_WE_OR_OUR = re.compile(r"\b(?:[Ww]e|[Oo]ur|propos\w*)\b")
+
+
 @lru_cache(maxsize=1 << 16)
 def _abbreviation_label(long: str, title_case: bool) -> str | None:
     """Type of an abbreviation's long form from its head noun, or None (not a method/benchmark).
@@ -2192,6 +2200,19 @@ class EntityRecognizer:
                 surface = _strip_markup(text[c.start:c.end])
                 if not self.is_name(surface) or self.gazetteer.lookup(surface) is not None or "-to-" in surface:
                     continue  # ("a new NL-to-program benchmark": a task shape, not a name)
+                info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
+        # "the Pose-Aware Control Module", "a Hypermap Extraction Module (HEM)": a module, block or
+        # layer with a Title-Case name no list knows is a part of the authors' own system (in the
+        # silver batches 27 such names are the paper's own, 4 used, all of them known names)
+        if _OWN_PART_HEAD.search(text) and _WE_OR_OUR.search(text):
+            for c in accepted:
+                if c.role != USED or c.label != METHOD or c.rule == "gazetteer":
+                    continue
+                surface = _strip_markup(text[c.start:c.end])
+                if _OWN_PART_NAME.fullmatch(surface) is None or self.gazetteer.lookup(surface) is not None \
+                        or self.gazetteer.lookup(surface.rsplit(" ", 1)[0]) is not None \
+                        or _earlier_work_sentence(text, c.start):
+                    continue  # ("Transformer Block": a part of a known architecture)
                 info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed
