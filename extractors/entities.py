@@ -653,10 +653,12 @@ _NONE_LAST_WORD = re.compile(
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
 _OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME})")
-# "our new model CLiMA, which", "our proposed JAW-FCS method", "Our proposed method, X, introduces"
+# "our new model CLiMA, which", "our proposed JAW-FCS method", "Our proposed method, X, introduces",
+# "Our solution, X, is based on" ("solution" and "proposal" name the contribution only after "our")
 _LOWER_LAST_PART = re.compile(r"-[a-z]+$")
 _OUR_HEAD_NAME = re.compile(
-    rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})(?:\s*,\s*|\s+)"
+    rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|"
+    rf"solution|proposal)(?:\s*,\s*|\s+)"
     rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|can|could|will|may|might|does|"
     rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?|"
     rf"enables?|contains?|consists?|covers?|provides?|includes?|offers?|allows?)\b)")

@@ -23,3 +23,11 @@ def test_unknown_module_name_is_the_authors_part(extract):
 def test_part_of_a_known_architecture_stays_used(extract):
     text = "We stack twelve Transformer Layers and study what each of our probes reads from them."
     assert _roles(extract, text).get("Transformer Layers") != "proposed"
+
+
+def test_our_solution_names_the_contribution(extract):
+    text = ("Auditing tools can be gamed. Our solution, TallyGuard, checks each report against a "
+            "second ledger. Our proposal, meshBolt, needs no labels.")
+    roles = _roles(extract, text)
+    assert roles.get("TallyGuard") == "proposed"
+    assert roles.get("meshBolt") == "proposed"
