@@ -702,6 +702,12 @@ def _extend_title_case(cand: str, long: str, *, sentence_start: bool = False) ->
     'Calibrated Margin Abstention'
     >>> _extend_title_case("Results with Deep Q-Network", "Deep Q-Network", sentence_start=True)
     'Deep Q-Network'
+
+    Nor when the lead words end in the long form's own head noun: two names of one kind side by
+    side ("equipping Group Normalization with Group Kalman Normalization (GKN)").
+
+    >>> _extend_title_case("equipping Group Normalization with Group Kalman Normalization", "Group Kalman Normalization")
+    'Group Kalman Normalization'
     """
     if not long[:1].isupper() or not cand.endswith(long):
         return long
@@ -715,6 +721,8 @@ def _extend_title_case(cand: str, long: str, *, sentence_start: bool = False) ->
     while lead and lead[0].lower() in _LEAD_STOP:
         lead.pop(0)
     if not lead or any(w.lower() in _LEAD_STOP for w in lead) or (sentence_start and m.start("lead") == 0):
+        return long
+    if lead[-1].lower().rstrip("s") == words[-1].lower().rstrip("s"):
         return long
     return cand[m.start("lead") + m.group("lead").find(lead[0]):]
 

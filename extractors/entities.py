@@ -470,7 +470,8 @@ _EMPH_NAMING_BEFORE = re.compile(
 _EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
-                        r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering)$")
+                        r"[Rr]etrieval|[Cc]lassification|[Ss]egmentation|[Tt]ranslation|[Aa]nswering|"
+                        r"[Cc]ompletion|[Ee]xtraction|(?:[Dd]omain|[Tt]ime)[\s-]+[Aa]daptation)$")
 # ", MulGA": the method's own coined name in apposition after its head noun
 _TOOL_BEFORE = re.compile(r"\b(?:based on|using|uses?|via|with|leverag(?:ing|es?)|harness(?:ing|es)?|exploit(?:ing|s)?|"
                           r"utili[sz](?:ing|es?)|employ(?:ing|s)?|from|by)\s+(?:the\s+)?(?:[a-z][\w-]*\s+)?$")
@@ -652,10 +653,12 @@ _NONE_LAST_WORD = re.compile(
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
     re.IGNORECASE)
 _OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME})")
-# "our new model CLiMA, which", "our proposed JAW-FCS method", "Our proposed method, X, introduces"
+# "our new model CLiMA, which", "our proposed JAW-FCS method", "Our proposed method, X, introduces",
+# "Our solution, X, is based on" ("solution" and "proposal" name the contribution only after "our")
 _LOWER_LAST_PART = re.compile(r"-[a-z]+$")
 _OUR_HEAD_NAME = re.compile(
-    rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})(?:\s*,\s*|\s+)"
+    rf"[Oo]ur\s+(?:(?:proposed|new|novel|own)\s+)?(?:[\w-]+\s+){{0,2}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}|"
+    rf"solution|proposal)(?:\s*,\s*|\s+)"
     rf"(?P<name>{_NAME})(?=\s*[,.;:)]|\s+(?:which|that|is|was|to|for|and|can|could|will|may|might|does|"
     rf"outperforms?|achieves?|improves?|reduces?|surpass(?:es)?|yields?|attains?|obtains?|solves?|resolves?|"
     rf"enables?|contains?|consists?|covers?|provides?|includes?|offers?|allows?)\b)")
@@ -764,6 +767,14 @@ class _Cand:
     priority: int = 0
 
 
+#: the head nouns of the named parts of a system, and a Title-Case name ending in one (one
+#: lower-case word allowed: "Spatial guided Global Convolution Module")
+_OWN_PART_HEAD = re.compile(r"(?:Module|Block|Layer)s?\b")
+_OWN_PART_NAME = re.compile(
+    r"(?=[^ ]+(?: [^ ]+)+$)(?:[A-Z][\w-]*\s+)*(?:[a-z][\w-]*\s+)?(?:[A-Z][\w-]*\s+)*(?:Module|Block|Layer)s?")
+_WE_OR_OUR = re.compile(r"\b(?:[Ww]e|[Oo]ur|propos\w*)\b")
+
+
 @lru_cache(maxsize=1 << 16)
 def _abbreviation_label(long: str, title_case: bool) -> str | None:
     """Type of an abbreviation's long form from its head noun, or None (not a method/benchmark).
@@ -784,6 +795,8 @@ def _abbreviation_label(long: str, title_case: bool) -> str | None:
         return None
     if head.lower() in ("approaches", "techniques", "frameworks", "systems"):
         return None  # a family of methods, not one
+    if head.lower() == "adaptation" and _FIELD_END.search(long):
+        return None  # "Open Set Domain Adaptation (OSDA)", "Test-Time Adaptation (TTA)": a setting
     if title_case and head.lower() in ("test", "tests", "suite", "arena", "gym", "bench"):
         return BENCHMARK
     # the head is the last part of a hyphenated word: "collection-elimination" is no collection
@@ -2288,6 +2301,19 @@ class EntityRecognizer:
                 surface = _strip_markup(text[c.start:c.end])
                 if not self.is_name(surface) or self.gazetteer.lookup(surface) is not None or "-to-" in surface:
                     continue  # ("a new NL-to-program benchmark": a task shape, not a name)
+                info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
+        # "the Pose-Aware Control Module", "a Hypermap Extraction Module (HEM)": a module, block or
+        # layer with a Title-Case name no list knows is a part of the authors' own system (in the
+        # silver batches 27 such names are the paper's own, 4 used, all of them known names)
+        if _OWN_PART_HEAD.search(text) and _WE_OR_OUR.search(text):
+            for c in accepted:
+                if c.role != USED or c.label != METHOD or c.rule == "gazetteer":
+                    continue
+                surface = _strip_markup(text[c.start:c.end])
+                if _OWN_PART_NAME.fullmatch(surface) is None or self.gazetteer.lookup(surface) is not None \
+                        or self.gazetteer.lookup(surface.rsplit(" ", 1)[0]) is not None \
+                        or _earlier_work_sentence(text, c.start):
+                    continue  # ("Transformer Block": a part of a known architecture)
                 info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed

@@ -27,6 +27,8 @@ GAZETTEER_PATH = Path(__file__).resolve().parent / "data" / "gazetteer.json"
 HAND_SOURCES = frozenset({"curated", "silver"})
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+#: a British -isation / -iser in a key (letters and digits only) after four or more letters
+_BRITISH_KEY = re.compile(r"(?<=[a-z]{4})is(?=ations?|ers?)")
 _NON_ALNUM_CASED = re.compile(r"[^0-9A-Za-z]+")
 #: Greek letters spelled out, so that "β-VAE" is "beta-VAE" and "ε-greedy" is not the word "greedy"
 GREEK_NAMES = str.maketrans({
@@ -76,6 +78,8 @@ def entity_key(name: str) -> str:
         if not low.isascii():
             low = low.translate(GREEK_NAMES)
         key = _NON_ALNUM.sub("", low.replace("+", "plus"))  # "CFR+" is a variant of "CFR"
+    if "isation" in key or "iser" in key:
+        key = _BRITISH_KEY.sub("iz", key)  # "optimisation" is "optimization" (see _british)
     if key.endswith(_PLURAL_WORDS):
         word = next(w for w in _PLURAL_LONGEST_FIRST if key.endswith(w))
         if word != "experts":
@@ -269,15 +273,37 @@ def _joined_version(form: str) -> str | None:
     return form[:m.start()] + m.group(1) + m.group(2) + form[m.end():]
 
 
+#: an American -ization / -izer / -ized word ("optimization", "normalizer") after a stem of four or
+#: more letters ("size", "prize" are no such words)
+_AMERICAN_IZ = re.compile(r"(?<=[a-z]{4})iz(?=ations?\b|ers?\b|ed\b)")
+
+
+def _british(form: str) -> str:
+    """``form`` in British spelling ("Bayesian optimization" -> "Bayesian optimisation"): abstracts
+    write both, and :func:`entity_key` keys them alike."""
+    return _AMERICAN_IZ.sub("is", form)
+
+
+#: a capitals code with a year joined on ("WMT2014 English-German"), which abstracts also write apart
+_JOINED_YEAR = re.compile(r"^([A-Z]{2,})((?:19|20)\d\d)\b")
+
+
 def _variants(form: str, etype: str) -> list[str]:
     out = [form]
-    if "-" in form and " " not in form and not re.search(r"-\d", form):
+    if "-" in form and not re.search(r"-\d", form):
+        # "Soft Actor-Critic" is also written "Soft Actor Critic", "singular-value decomposition"
+        # "singular value decomposition"
         out.append(form.replace("-", " "))
     if " " in form and len(form.split()) <= 4:
         out.append(form.replace(" ", "-"))
+    if _JOINED_YEAR.match(form):
+        out.append(_JOINED_YEAR.sub(r"\1 \2", form))
+    if "'" in form:
+        out.append(form.replace("'", "\u2019"))  # "Montezuma's Revenge" written with a typographic apostrophe
     joined = _joined_version(form)
     if joined:
         out.append(joined)
+    out += [v for v in map(_british, list(out)) if v not in out]
     if etype == "method" and re.search(r"[A-Z]$", form) and " " not in form:
         out.append(form + "s")
     elif etype == "method" and _case_insensitive(form):
