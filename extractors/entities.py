@@ -772,6 +772,8 @@ class _Cand:
 _OWN_PART_HEAD = re.compile(r"(?:Module|Block|Layer)s?\b")
 _OWN_PART_NAME = re.compile(
     r"(?=[^ ]+(?: [^ ]+)+$)(?:[A-Z][\w-]*\s+)*(?:[a-z][\w-]*\s+)?(?:[A-Z][\w-]*\s+)*(?:Module|Block|Layer)s?")
+_OTHERS_SYSTEM = re.compile(r"\b(?:[Ee]xisting|[Pp]revious|[Pp]rior|[Cc]onventional|[Tt]raditional|[Tt]ypical|"
+                            r"[Ss]tandard|[Cc]urrent|[Pp]opular|[Mm]ainstream)\b")
 _WE_OR_OUR = re.compile(r"\b(?:[Ww]e|[Oo]ur|propos\w*)\b")
 
 
@@ -2312,8 +2314,10 @@ class EntityRecognizer:
                 surface = _strip_markup(text[c.start:c.end])
                 if _OWN_PART_NAME.fullmatch(surface) is None or self.gazetteer.lookup(surface) is not None \
                         or self.gazetteer.lookup(surface.rsplit(" ", 1)[0]) is not None \
-                        or _earlier_work_sentence(text, c.start):
-                    continue  # ("Transformer Block": a part of a known architecture)
+                        or _earlier_work_sentence(text, c.start) \
+                        or _OTHERS_SYSTEM.search(text, max(0, text.rfind(". ", 0, c.start)), c.start):
+                    continue  # ("Transformer Block": a part of a known architecture; "existing
+                    # pipelines consist of ... a Span Reader Module": someone else's part)
                 info[_group_key(group, entity_key(surface))]["role"] = PROPOSED
         # a proposed name is typed by what its defining sentence says it is ("X, a benchmark for
         # ...", "a new dataset called X"), whatever label the rule that found it guessed
