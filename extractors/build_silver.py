@@ -180,7 +180,7 @@ def batch_paths(silver_dir: Path = DEFAULT_SILVER, batches: Iterable[str] | None
         if not p.is_file():
             raise InputError(f"no silver batch {b!r} (expected {p.name})", path=str(silver_dir))
         paths.append(p)
-    return sorted(paths)
+    return sorted(paths, key=batch_order)
 
 
 def parse_batch(path: Path) -> list[dict]:
