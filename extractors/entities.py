@@ -678,6 +678,11 @@ _LOWER_PHRASE = re.compile(
 # "adversarial learning", "linear bandits": paradigms and settings, not names (GUIDELINES)
 _PARADIGM_END = re.compile(r"(?:learning|learner|bandits?|games?|problems?|settings?|tasks?)$", re.IGNORECASE)
 _ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s)")
+# a task or problem a title names ("... Spurious Correlation Mitigation", "Entity-Oriented Search")
+_TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|control|modell?ing|understanding|"
+                       r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
+                       r"pre-?training|computation)$", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive
 # present only (past tense and "by"/"in" usually cite earlier work)
@@ -1860,8 +1865,7 @@ class EntityRecognizer:
                 label = self._label_after(ct, me) or METHOD
                 add(ms, me, label, PROPOSED, "title_echo", 3)
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
-        if not phrases:
-            return out
+        title_low = title.lower()
         for pend in proposals:
             w = _LOWER_PHRASE.match(ct, pend)
             if w is None:
@@ -1879,18 +1883,25 @@ class EntityRecognizer:
                 # before a head noun ("Hessian aided policy gradient method")
                 # before a head noun: a phrase with a proper name in it, or a hyphenated compound
                 # ("a fair error-bound scaling approach" under "... with Fair Error-Bound Scaling")
-                if not (_ECHO_INTRO.match(ct, end) or (
-                        _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() or "-" in x for x in words[:k]))):
+                # or any lower-case phrase that names the title's contribution before a head noun
+                # ("we propose an asymmetric replay framework" under "... via Asymmetric Replay")
+                hn = _HEAD_NEXT.match(ct, end)
+                named_in_title = _title_names(title_low, phrase.lower())
+                if not (_ECHO_INTRO.match(ct, end) or (hn is not None and (
+                        named_in_title or any(x[:1].isupper() or "-" in x for x in words[:k])))
+                        or (named_in_title and _CLAUSE_END.match(ct, end))):
                     if k == len(words) or k == 4:
                         continue  # the longest candidate runs past the noun phrase: try shorter
+                    if _head_label(words[k - 1]) is not None and _title_names(title_low, " ".join(words[:k - 1]).lower()):
+                        continue  # "an asymmetric replay framework": the title's name before its head noun
                     break
-                hn = _HEAD_NEXT.match(ct, end)
                 if hn is not None and (_NAMED_LATER.match(ct, end) or _NAME_APPOSITION.match(ct, hn.end())):
                     break  # "a ... aware optimization method for MMD called MMD-MP": the name follows
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"
-                if any(_word_in(p, phrase.lower()) for p in phrases) and gaz.lookup(phrase) is None \
+                if (named_in_title or any(_word_in(p, phrase.lower()) for p in phrases)) \
+                        and gaz.lookup(phrase) is None \
                         and "-to-" not in phrase \
                         and not _GENERIC_CLASS.search(phrase) and not _NONE_LAST_WORD.search(" " + phrase) \
                         and not _PARADIGM_END.search(phrase) \
@@ -2756,6 +2767,34 @@ _NEW_NAME_HEAD = re.compile(
 _DET_BEFORE = re.compile(r"(?:^|(?<=\W))(?:[Aa]n?|[Tt]he|[Oo]ur)\s+$")
 _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
+# where a title gives its contribution as a whole noun phrase: at its start, after a colon or
+# quote, or after a tool preposition ("... via Mollifier Smoothing"); not the topic after "for",
+# "of", "on" ("... for Deep Imbalanced Clustering") nor inside a longer noun phrase
+_TITLE_NP_BEFORE = re.compile(r"(?:^|[:\"“]\s*|(?:^|\s)(?:via|with|using|through|by|from|and|an?|the)\s+)$")
+_TITLE_NP_AFTER = re.compile(r"s?(?:$|\s*[:,.?!()\"”]|-based\b|\s+(?:for|to|with|via|in|on|under|through|using|"
+                             r"from|as|and|is|are|of|at|against|without|beyond)\b)")
+# "Graph Generation with K-Trees", "Image Clustering via ...": the task the title's tool serves
+_TITLE_TASK_AFTER = re.compile(r"s?\s+(?:with|via|through|using|by)\b")
+_TITLE_NP_START = re.compile(r"(?:^|[:\"“]\s*)$")
+_PHRASE_EDGE_STOP = frozenset("and or of for to with the a an in on by via from as".split())
+
+
+def _title_names(title_low: str, phrase: str) -> bool:
+    """Does the lower-cased title give ``phrase`` (lower case, two words or more) as its
+    contribution: a whole noun phrase of the title (:data:`_TITLE_NP_BEFORE`,
+    :data:`_TITLE_NP_AFTER`), not the task at its start that a tool after "with/via" serves?"""
+    words = phrase.split()
+    if len(words) < 2 or words[0] in _PHRASE_EDGE_STOP or words[-1] in _PHRASE_EDGE_STOP \
+            or _FIELD_END.search(phrase) or _TASK_END.search(phrase):
+        return False  # "unsupervised skill discovery": the task, not a name
+    i = title_low.find(phrase)
+    while i >= 0:
+        e = i + len(phrase)
+        if _TITLE_NP_BEFORE.search(title_low, 0, i) and _TITLE_NP_AFTER.match(title_low, e) \
+                and not (_TITLE_NP_START.search(title_low, 0, i) and _TITLE_TASK_AFTER.match(title_low, e)):
+            return True
+        i = title_low.find(phrase, i + 1)
+    return False
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
                             r"using|capable|across|tailored|aimed)\s", re.IGNORECASE)
 _LABEL_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as|both|also)\s+)?"
