@@ -230,7 +230,7 @@ _PROPOSE_VERB = (
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
     r"curated|create|creates|created|build|builds|built|establish|establishes|established|offer|offers|collected|"
-    r"unveil|unveils|unveiled|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|"
+    r"unveil|unveils|unveiled|give|gives|put forward|put forth|puts forward|puts forth|bring forth|brings forth|open-source|open-sources|"
     r"open-sourced|collect|collects"
 )
 _PROPOSE = re.compile(
@@ -252,14 +252,15 @@ _PROPOSE_ANCHORS = ("We", "we", "This ", "this ", "Our paper", "Our work", "our 
 # "(we) ... use it to develop the X framework": the authors' purpose clause. Each pattern starts
 # with a literal, which the regex engine skips to (an alternative of _PROPOSE would be tried at
 # every position of the text)
-_PROPOSE_AND = re.compile(r"and (?:then |further |also |thus )?"
+_PROPOSE_AND = re.compile(r"and (?:then |further |also |thus |(?!only )[a-z]{2,}ly )?"
                           r"(?:propose|introduce|present|develop|design|devise|establish|construct|release)\b")
-_PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
+_PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose|introduce|present)\b")
 # "we show ... by designing a X (ABC) algorithm": the authors' means
 # no leading \b: a pattern that starts with its literal "by " is searched for that string (a
 # leading assertion made re try every position, ~25x slower); the word boundary is checked on use
 _PROPOSE_BY = re.compile(r"by (?:designing|developing|devising|constructing|building)\b(?!\s+(?:on|upon|onto)\b)")
-_OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these)$")
+# "(we) use it to develop", "these findings lead us to propose": the authors' own purpose
+_OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these|us)$")
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
     rf"\s+(?:(?:the|our|a|an|two|three|novel|new|simple|first|general|unified|lightweight|"

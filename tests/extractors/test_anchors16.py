@@ -1,0 +1,43 @@
+"""Round-16 proposal anchors (issue 3, proposed recall): the authors' purpose after "us"
+("these findings lead us to propose X", "which allows us to introduce X"), "bring forth" as a
+proposal verb, and an -ly adverb after "and" ("we document and publicly release X") make the
+name that follows the paper's own.
+
+Every sentence is written for this test; none is copied from an abstract.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.gazetteer import entity_key
+
+
+def _roles(entities) -> dict[str, str]:
+    return {entity_key(e.name): e.role.value for e in entities}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Trade-offs matter. These trade-offs inspire us to propose the bounded policy transformer (BPT) "
+     "approach, which adjusts them at deployment.", "bounded policy transformer"),
+    ("This observation leads us to introduce the gated flow network (GFN), which routes messages.",
+     "gated flow network"),
+    ("This observation allows us to present OLMo 2, a fully open model.", "OLMo 2"),
+    ("We then bring forth theoretically justified algorithms, the Mutual Flow Treatment Network "
+     "(MftNet), which reduces selection bias.", "Mutual Flow Treatment Network"),
+    ("In this paper, we document and publicly release Mistral 7B, a fully transparent small model.",
+     "Mistral 7B"),
+])
+def test_round16_proposal_anchor(extract, text, name):
+    assert _roles(extract(text)).get(entity_key(name)) == "proposed"
+
+
+@pytest.mark.parametrize("text, name", [
+    # someone else's purpose: "them" is not the authors
+    ("Earlier studies used the Gated Flow Network (GFN) widely. Practitioners trust it.",
+     "Gated Flow Network"),
+    # "only" is no manner adverb of a release
+    ("We audit models and only release BERT scores, not weights.", "BERT"),
+])
+def test_round16_proposal_anchor_guards(extract, text, name):
+    assert _roles(extract(text)).get(entity_key(name)) != "proposed"
