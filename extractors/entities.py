@@ -2214,7 +2214,9 @@ class EntityRecognizer:
             cs, ce = view.to_clean(c.start), view.to_clean(c.end - 1) + 1
             words = view.text[cs:ce].split()
             # a name that says what it is ("Yet Another ICU Benchmark (YAIB), a modular framework")
-            label = BENCHMARK if words and _BENCH_NAME_END.fullmatch(words[-1]) else _defining_label(view.text, cs, ce)
+            # or ends in one as a coined word ("EvidenceBench", "FedHPO-Bench", "ToxiBench-10k")
+            label = BENCHMARK if words and (_BENCH_NAME_END.fullmatch(words[-1]) or _BENCH_NAME_TAIL.search(words[-1])) \
+                else _defining_label(view.text, cs, ce)
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
@@ -2816,8 +2818,9 @@ _QUANTIFIER_OF = re.compile(r"(?:collection|family|suite|set|series|class|pair)s
 _TOOL_HEADS = frozenset(("framework", "frameworks", "protocol", "platform", "methodology", "toolkit", "toolbox",
                          "library", "system", "pipeline", "tool", "suite", "testbed", "simulator", "environment",
                          "environments", "evaluation", "strategy"))
-_EVAL_PURPOSE = re.compile(r"[\s,]*(?:which\s+|that\s+)?(?:for|to)\s+(?:the\s+|a\s+|an\s+)?(?:(?![\w-]+ing\s)[\w-]+\s+){0,2}?"
-                           r"(?:evaluat|assess|benchmark|measur|test(?:s|ing)?\b)", re.IGNORECASE)
+_EVAL_PURPOSE = re.compile(r"[\s,]*(?:which\s+|that\s+)?(?:(?:tailored|designed|built|developed)\s+)?(?:for|to)\s+"
+                           r"(?:the\s+|a\s+|an\s+)?(?:(?![\w-]+ing\s)[\w-]+\s+){0,2}?"
+                           r"(?:evaluat|assess|benchmark|measur|investigat|diagnos|test(?:s|ing)?\b)", re.IGNORECASE)
 _EVAL_MODIFIER = re.compile(r"\b(?:evaluation|benchmarking|assessment|testing)\s+$", re.IGNORECASE)
 _DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—|–|\s-)\s*(?:(?:which|that)\s+is\s+)?"
                         r"(?:a|an|the|our|the first)\s+(?P<np>[^.;:()\n]{1,120})")
@@ -2825,6 +2828,9 @@ _DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+
                              r"where|by|is|are|was|comprising|consisting|containing|covering|built|designed|based|"
                              r"tailored|called|named)\b)")
 _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
+# a coined word that ends in a data head, glued after a lower-case letter or digit or a hyphen, with
+# an optional size or version ("EvidenceBench", "FedHPO-Bench", "MathBench-100k"; not "Bench" alone)
+_BENCH_NAME_TAIL = re.compile(r"(?<=[a-z0-9-])(?:Benchmark|Bench|Dataset|Corpus|Arena|Testbed)s?(?:-[\w.]+)?$")
 _DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
 _DEF_BEFORE = re.compile(
