@@ -1160,12 +1160,18 @@ class EntityRecognizer:
                     ct, m.start(), window=200) is not None
 
                 in_quotes = trigger.rstrip().endswith(("``", '"', "“", "'"))
+                # "a ... dataset from course notes, named uprover": a head noun earlier in the
+                # sentence, then "called/named" and one word that is no English word nor a known name
+                headed = trigger.lstrip().startswith(("called", "named")) and self._label_before(
+                    ct, m.start(), window=200) is not None
 
                 def lower_ok(phrase: str) -> bool:
                     # one plain English word is a term, not a name ("... which we call categories"),
                     # unless quotes mark it as a name ("which we call a ``bridge''")
                     return (" " in phrase or "-" in phrase or (strong or quoted)
-                            and (in_quotes or not gaz.is_common_word(phrase))) \
+                            and (in_quotes or not gaz.is_common_word(phrase))
+                            or headed and len(phrase) >= 4 and not gaz.is_common_word(phrase)
+                            and gaz.lookup(phrase) is None) \
                         and not any(w in _PHRASE_STOP for w in phrase.split()) \
                         and not gaz.is_stop(phrase) and not _GENERIC_CLASS.search(phrase) \
                         and not _NONE_LAST_WORD.search(" " + phrase) \
