@@ -2837,7 +2837,8 @@ _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|A
 # a coined word that ends in a data head, glued after a lower-case letter or digit or a hyphen, with
 # an optional size or version ("EvidenceBench", "FedHPO-Bench", "MathBench-100k"; not "Bench" alone)
 _BENCH_NAME_TAIL = re.compile(r"(?<=[a-z0-9-])(?:Benchmark|Bench|Dataset|Corpus|Arena|Testbed)s?(?:-[\w.]+)?$")
-_DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
+# "X, a comprehensive resource containing 16k queries": a resource the paper gives is data
+_DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology|resource|resources"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
 _DEF_BEFORE = re.compile(
     # "a ... dataset - X", "a benchmark, X", "a new dataset called X", "our constructed dataset as X"
@@ -2888,7 +2889,7 @@ _PARTICIPLE_CUTS = frozenset(("designed", "built", "based", "trained"))
 def _def_head_label(head: str, after: str) -> str | None:
     """Type of a defining head noun; a tool-like head whose purpose is evaluation is a benchmark."""
     h = head.lower()
-    if h.startswith(("environment", "evaluation")):
+    if h.startswith(("environment", "evaluation", "resource")):
         return BENCHMARK
     if h in _TOOL_HEADS and _EVAL_PURPOSE.match(after):
         return BENCHMARK

@@ -37,3 +37,14 @@ def test_round16_proposed_benchmark_type(extract, text, name):
 ])
 def test_round16_coined_data_word_inside_stays_method(extract, text, name):
     assert _typed(extract(text)).get(entity_key(name), ("method",))[0] == "method"
+
+
+@pytest.mark.parametrize("text, name, typ", [
+    ("Refusals are common. To address this, we introduce FalseAccept, a comprehensive resource "
+     "containing 16k queries with answers.", "FalseAccept", "benchmark"),
+    # "low-resource" modifies the method head; "resource-efficient" is no head
+    ("We introduce FastRoute, a low-resource routing method for small devices.", "FastRoute", "method"),
+    ("We propose LeanNet, a resource-efficient network for phones.", "LeanNet", "method"),
+])
+def test_round16_resource_appositive_types_benchmark(extract, text, name, typ):
+    assert _typed(extract(text)).get(entity_key(name)) == (typ, "proposed")
