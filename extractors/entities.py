@@ -392,6 +392,10 @@ _NOVEL_BEFORE = re.compile(r"\b(?:[Aa]n?|[Oo]ur|[Tt]he)\s+(?:(?:first|brand)\s+)
 # (not "the concept of": a concept is as often a problem class, "the novel concept of Graphex MFGs")
 _KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(?:framework|mechanism|family|class)"
                           r"\s+of\s+(?:the\s+)?")
+# "we design a new model-free algorithm for ILFO, X (ABC)": the long form in apposition to the
+# proposal's head noun and its short complement (a name there, even one ending like a paradigm)
+_HEAD_PP_APPOSITION = re.compile(rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS})\s+(?:for|of)\s+"
+                                 r"(?:(?!(?:that|which|who|using|based)\s)[\w-]+\s+){0,4}?[\w-]+\s*,\s*", re.IGNORECASE)
 # "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
 _NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
 # Round 11: a definition that opens an item of a list of the parts of the paper's own system
@@ -1379,6 +1383,9 @@ class EntityRecognizer:
             if not proposed and pe is not None and d.long_start - pe <= 80 \
                     and _KIND_OF_GAP.fullmatch(_strip_markup(text[pe:d.long_start])):
                 proposed = True  # "we introduce a framework of fairness regularization terms (FRT)"
+            if not proposed and pe is not None and d.long_start - pe <= 120 \
+                    and _HEAD_PP_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
+                proposed = True  # "we design a new algorithm for ILFO, Forward Adversarial Imitation Learning (FAIL)"
             if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
                 proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
             if not proposed and _component_of_own(text, d.long_start, own_keys):
