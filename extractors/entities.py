@@ -489,6 +489,11 @@ _LOWER_PROPOSAL_STOP = frozenset(
     "a an the our this these that its their new novel two three four several various multiple some each both "
     "it them they simple efficient effective general generic theoretical empirical extensive further additional "
     "improved modified alternative different such".split())
+#: verbs that open a second clause of the authors after "we propose X and ..."
+_SECOND_VERBS = ("explore|explores|show|shows|demonstrate|demonstrates|evaluate|evaluates|analy[sz]e|analy[sz]es|"
+                 "derive|derives|prove|proves|study|studies|investigate|investigates|validate|validates|"
+                 "provide|provides|establish|establishes|conduct|conducts|compare|compares|apply|applies|"
+                 "extend|extends|test|tests|use|uses|discuss|discusses|examine|examines")
 # "we propose velocity parameterization and ...": a bare lower-case phrase after the verb
 _BARE_VERBS = ("propose", "introduce")
 _LOWER_BARE_PROPOSAL = re.compile(
@@ -496,8 +501,9 @@ _LOWER_BARE_PROPOSAL = re.compile(
     r"is|are|was|were|be|been|can|will|may|here|there|future)\s|[a-z]+ing\s)"  # "we introduce is based on", "augmenting X"
     r"[a-z][a-z-]*+(?:\s+(?!(?:and|or|to|of|for|in|on|with|by|from|via|as|at|that|which|is|are)\b)[a-z][a-z-]*+){1,3})"
     r"(?=\s*(?:[,.;:(]|--|—|(?:to|which|that|for|as|with|and|in|on)\s))")
+# ("we propose X and explore variance reduction techniques": a second verb, not a shared head)
 _BARE_CONTINUED = re.compile(
-    rf"\s+and\s+(?:[\w-]+\s+){{0,3}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS}|strategies|schemes|mechanisms|modules)\b|\s+(?:for|of|with|in|on)\s+(?:[\w-]+\s+){{0,3}}?[\w-]+\s*\(",
+    rf"\s+and\s+(?!(?:{_SECOND_VERBS})\s)(?:[\w-]+\s+){{0,3}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS}|strategies|schemes|mechanisms|modules)\b|\s+(?:for|of|with|in|on)\s+(?:[\w-]+\s+){{0,3}}?[\w-]+\s*\(",
     re.IGNORECASE)
 #: words that make a bare phrase after "we propose" a description, not a name
 _BARE_STOP = frozenset(

@@ -41,3 +41,15 @@ def test_round16_proposal_anchor(extract, text, name):
 ])
 def test_round16_proposal_anchor_guards(extract, text, name):
     assert _roles(extract(text)).get(entity_key(name)) != "proposed"
+
+
+def test_round16_bare_name_before_second_verb(extract):
+    # "and explore ... techniques" is a second clause of the authors, not a head noun shared with X
+    roles = _roles(extract("Likelihoods are poor. For training, we propose velocity reweighting and explore "
+                           "variance reduction techniques for faster convergence."))
+    assert roles.get(entity_key("velocity reweighting")) == "proposed"
+
+
+def test_round16_bare_modifiers_of_shared_head_stay_unnamed(extract):
+    roles = _roles(extract("We propose rank-based matching and distribution-based matching strategies."))
+    assert entity_key("rank-based matching") not in roles
