@@ -529,6 +529,10 @@ _GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problem
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
+_QUOTED_AFTER_VERB = re.compile(
+    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple)\s+)?(?:``|\"|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,4})"
+    r"(?:''|\"|”)")
+_QUOTE_NAME_END = re.compile(r"\s*(?:[,.;:(]|--|—|–|(?:which|that|whereby|where|to|for|on|in|with|by|as|is|are|and)\s)")
 _NOVELTY = re.compile(r"\b(?:first|novel|new)\b")
 _HEAD_APPOSITION_END = re.compile(rf"\b(?:{_BENCH_HEADS}|{_METHOD_HEADS}),\s*$", re.IGNORECASE)
 _RELATIVE_AFTER = re.compile(r"\s*,\s*(?:which|that|whose)\s")
@@ -1579,6 +1583,26 @@ class EntityRecognizer:
                     continue
                 out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
                                  PROPOSED, "quoted", None, 3))
+
+        # a quoted phrase right after a proposal verb and an article: "we also propose an ``ensemble
+        # shortcut'' whereby ...", "we introduce the ``shadow lenses'' framework" (quotes name it)
+        for pe in proposal_ends:
+            qm = _QUOTED_AFTER_VERB.match(ct, pe, min(len(ct), pe + 120))
+            if qm is None:
+                continue
+            phrase = qm.group("q")
+            hn = _HEAD_NEXT.match(ct, qm.end())
+            if gaz.lookup(phrase) is not None or gaz.is_stop(phrase) or _PHENOMENON_END.search(phrase) \
+                    or _GENERIC_CLASS.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
+                    or _PARADIGM_END.search(phrase) or phrase.split()[0].lower() in _LOWER_PROPOSAL_STOP \
+                    or any(h.group("n") for h in _HEAD_RE.finditer(phrase)) \
+                    or (" " not in phrase and (hn is not None or _head_label(phrase) is not None)) \
+                    or self._head_is_none(ct, qm.end()) or _NONE_HEAD_NEXT.match(ct, qm.end()) \
+                    or (hn is None and not _QUOTE_NAME_END.match(ct, qm.end())):
+                continue  # ("a ``soft'' version": a quoted modifier; "the ``curse'' of ...": a phenomenon)
+            label = _head_label(hn.group(0).strip()) if hn is not None else None
+            out.append(_Cand(*view.span_to_orig(*qm.span("q")), label or self._label_after(ct, qm.end()) or METHOD,
+                             PROPOSED, "quoted", None, 3))
 
         # a lower-case name right after a proposal verb, defined by an appositive with a head noun:
         # "We introduce collider regression, a framework to ...", "we first propose per-IC
