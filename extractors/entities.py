@@ -471,7 +471,7 @@ _LATIN_PHRASES = frozenset(("a posteriori", "a priori", "a fortiori", "ad hoc", 
 # before an emphasised phrase: a naming verb, or an apposition to "a new/novel ..." (the authors' own)
 _EMPH_NAMING_BEFORE = re.compile(
     r"(?:\b(?P<verb>called|named|dubbed|termed|coined|we\s+(?:call|name|dub|term))(?:\s+as)?\s+(?:an?\s+|the\s+)?"
-    r"|\b(?:an?|our)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,5}?[\w-]+\s*(?:,|:|---|--|—|–)\s*(?:an?\s+)?)[`'\"“]*$")
+    r"|\b(?:an?|our)\s+(?:[a-z]+ly\s+)?(?:new|novel)\s+(?:[\w-]+\s+){0,7}?[\w-]+\s*(?:,|:|---|--|—|–)\s*(?:an?\s+)?)[`'\"“]*$")
 _EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"

@@ -35,3 +35,10 @@ def test_round16_quoted_phrase_after_proposal_is_proposed(extract, text, name):
 ])
 def test_round16_quoted_modifier_or_law_is_not_proposed(extract, text, phrase):
     assert entity_key(phrase) not in _proposed(extract(text))
+
+
+def test_round16_emphasis_after_adverb_new_and_long_head_phrase(extract):
+    # "a radically new approach to <seven words>: \emph{X}": the apposition names the new approach
+    text = ("Agents misjudge what they know. We therefore propose a radically new approach to teaching "
+            "agents what they know: \\emph{cooperative self-play}. We build teams that share rewards.")
+    assert entity_key("cooperative self-play") in _proposed(extract(text))
