@@ -696,7 +696,8 @@ _ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s
 # a task or problem a title names ("... Spurious Correlation Mitigation", "Entity-Oriented Search")
 _TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|control|modell?ing|understanding|"
                        r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
-                       r"pre-?training|computation)$", re.IGNORECASE)
+                       r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
+                       r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive

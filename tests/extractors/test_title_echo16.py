@@ -59,3 +59,10 @@ def test_round16_title_named_phrase_is_proposed(extract, title, text, name):
 ])
 def test_round16_title_topic_is_not_proposed(extract, title, text, phrase):
     assert entity_key(phrase) not in _proposed(extract(text, title))
+
+
+def test_round16_title_task_before_for_is_not_proposed(extract):
+    # "X for <domain>" where X is a task ("... source separation"): the title's topic, not a name
+    found = extract("Missions collect mixed signals. We propose an unsupervised signal separation scheme "
+                    "for domains with limited data.", "Unsupervised Signal Separation for Space Probes")
+    assert entity_key("unsupervised signal separation") not in _proposed(found)
