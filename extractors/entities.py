@@ -518,8 +518,10 @@ _APPOS_AFTER_NP = re.compile(
 # "we devise an anytime algorithm, fictitious team-play, that ...": a lower-case name set off by
 # commas right after the described proposal's head noun
 _LOWER_APPOS_AFTER_NP = re.compile(
-    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}),\s+"
-    rf"(?:the\s+)?(?P<name>[a-z][a-z-]*+(?:\s+[a-z][a-z-]*+){{0,3}}),\s+(?:that|which|whose|where|to)\b")
+    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    # set off by commas, or by a pair of dashes ("a novel algorithm --- expertise trees --- that ...")
+    rf"(?:,\s+|\s*(?P<dash>---|--|—|–)\s*)"
+    rf"(?:the\s+)?(?P<name>[a-z][a-z-]*+(?:\s+[a-z][a-z-]*+){{0,3}})(?(dash)\s*(?P=dash)\s*|,\s+)(?:that|which|whose|where|to)\b")
 #: words that make such an appositive a reference, not a name ("a new method, the usual one, which")
 #: or a clause ("a benchmark dataset, verified by experts, to ...", "a model, using only text, which")
 _APPOS_REFERENCE = frozenset("one ones same other former latter above following usual "

@@ -53,3 +53,14 @@ def test_round16_bare_name_before_second_verb(extract):
 def test_round16_bare_modifiers_of_shared_head_stay_unnamed(extract):
     roles = _roles(extract("We propose rank-based matching and distribution-based matching strategies."))
     assert entity_key("rank-based matching") not in roles
+
+
+def test_round16_lower_name_between_dashes_after_described_proposal(extract):
+    roles = _roles(extract("Experts disagree. To address this we then introduce a novel algorithm --- "
+                           "expertise forests --- that builds trees to pick an expert per input."))
+    assert roles.get(entity_key("expertise forests")) == "proposed"
+
+
+def test_round16_participle_between_dashes_is_no_name(extract):
+    roles = _roles(extract("We introduce a new model — trained on text — that beats others."))
+    assert entity_key("trained on text") not in roles
