@@ -196,7 +196,8 @@ _NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+(?:\+\+?(?![\w+]))?"
 _NAME = rf"(?:{_NAME_WORD})"
 # A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
 # A word may end in "+"/"++" ("GraphLite and GraphLite+": the clean view of "GraphLite$^+$").
-_TITLE_PHRASE = (r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5}"
+# (a word never runs into a glued dash, "Curious Replay---a form of ...")
+_TITLE_PHRASE = (r"(?:[A-Z](?:\w|-(?!-))*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z](?:\w|-(?!-))*+){1,5}"
                  r"(?:\+\+?(?![\w+]))?)")
 
 _METHOD_HEADS = (

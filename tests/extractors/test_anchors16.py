@@ -64,3 +64,10 @@ def test_round16_lower_name_between_dashes_after_described_proposal(extract):
 def test_round16_participle_between_dashes_is_no_name(extract):
     roles = _roles(extract("We introduce a new model — trained on text — that beats others."))
     assert entity_key("trained on text") not in roles
+
+
+def test_round16_title_case_name_before_glued_dashes(extract):
+    # "Curious Rehearsal---a form of ...": the name ends at the glued dashes
+    roles = _roles(extract("Agents forget. Here, we present Curious Rehearsal---a form of prioritized "
+                           "experience replay tailored to model-based agents."))
+    assert roles.get(entity_key("Curious Rehearsal")) == "proposed"
