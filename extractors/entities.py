@@ -291,6 +291,12 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
     re.IGNORECASE,
 )
+# "we design computationally efficient algorithms X and Y, which ...": a plural head without an
+# article, then a list of coined names that ends the clause
+_AFTER_VERB_PLURAL_LIST = re.compile(
+    rf"\s+(?!(?:a|an|the|our|this|these|that|its|their)\s)(?:[\w-]+\s+){{0,5}}?"
+    rf"(?P<head>algorithms|methods|models|frameworks|architectures|estimators|datasets|benchmarks|corpora)\s+"
+    rf"(?P<name>{_NAME})(?=(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME}(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*[,.;:(]|\s+(?:which|that|to|for)\b))")
 # "we curate and release new datasets (A, B, and C)": the names of what was made, listed in
 # parentheses right after a new/novel head noun
 _AFTER_VERB_HEAD_PAREN = re.compile(
@@ -1114,6 +1120,13 @@ class EntityRecognizer:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
                 known_proposals[entity_key(hb.group("name"))].add("novelty")
+            pl = _AFTER_VERB_PLURAL_LIST.match(ct, pend, min(len(ct), pend + 160))
+            if pl and self.is_name(pl.group("name")) and gaz.lookup(pl.group("name")) is None:
+                # "we design ... efficient algorithms DouExpDes and C-DouExpDes, which ...": no article
+                # before a plural head, then the coined names of what was made
+                label = _head_label(pl.group("head")) or METHOD
+                add(pl.start("name"), pl.end("name"), label, PROPOSED, "propose_head", 5)
+                add_list_tail(pl.end("name"), label, PROPOSED, "propose_head", 5)
             h = _AFTER_VERB_HEAD.match(ct, pend)
             if h:
                 label = _head_label(h.group("head")) or METHOD

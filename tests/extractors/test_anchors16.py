@@ -71,3 +71,15 @@ def test_round16_title_case_name_before_glued_dashes(extract):
     roles = _roles(extract("Agents forget. Here, we present Curious Rehearsal---a form of prioritized "
                            "experience replay tailored to model-based agents."))
     assert roles.get(entity_key("Curious Rehearsal")) == "proposed"
+
+
+def test_round16_coined_list_after_plural_head_without_article(extract):
+    roles = _roles(extract("Tasks share structure. For these problems, we design computationally and sample "
+                           "efficient algorithms TriExpDes and C-TriExpDes, which plan sample allocations."))
+    assert roles.get(entity_key("TriExpDes")) == "proposed"
+    assert roles.get(entity_key("C-TriExpDes")) == "proposed"
+
+
+def test_round16_known_names_after_plural_head_stay_used(extract):
+    roles = _roles(extract("We propose new methods based on SGD and Adam, which converge faster."))
+    assert roles.get(entity_key("Adam")) == "used"
