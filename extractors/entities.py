@@ -297,6 +297,11 @@ _AFTER_VERB_PLURAL_LIST = re.compile(
     rf"\s+(?!(?:a|an|the|our|this|these|that|its|their)\s)(?:[\w-]+\s+){{0,5}}?"
     rf"(?P<head>algorithms|methods|models|frameworks|architectures|estimators|datasets|benchmarks|corpora)\s+"
     rf"(?P<name>{_NAME})(?=(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME}(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*[,.;:(]|\s+(?:which|that|to|for)\b))")
+_ARTICLE_BEFORE_NOVEL = re.compile(r"(?:^|[^\w-])(?:[Aa]n?|[Tt]he)\s+$")
+_NOVEL_HEAD_NAME = re.compile(
+    rf"(?:[\w-]+\s+){{0,3}}?(?P<head>framework|method|approach|algorithm|model|architecture|technique|system|"
+    rf"pipeline|mechanism|strategy|estimator|optimizer|network|module|objective|loss|benchmark|dataset|corpus|"
+    rf"regularizer|sampler|solver)\s+(?P<name>{_NAME})(?=\s*[.,;:(]|\s+(?:which|that|to|for|with)\b)")
 # "we curate and release new datasets (A, B, and C)": the names of what was made, listed in
 # parentheses right after a new/novel head noun
 _AFTER_VERB_HEAD_PAREN = re.compile(
@@ -1689,6 +1694,22 @@ class EntityRecognizer:
                 continue
             s0, e0 = view.span_to_orig(*lm.span("name"))
             out.append(_Cand(s0, e0, _head_label(lm.group("head")) or METHOD, PROPOSED, "propose", None, 3))
+
+        # a coined name right after "a novel/new ... <head noun>", with no proposal verb before it
+        # ("which leads to a novel skill-learning objective WSEP.", "with a new generative model AbODE
+        # that ..."): the novelty marks the authors' own thing (literal-first scan: "novel"/"new")
+        for key in ("novel ", "new "):
+            i = ct.find(key)
+            while i >= 0:
+                if i >= 2 and _ARTICLE_BEFORE_NOVEL.search(ct, max(0, i - 5), i):
+                    nm = _NOVEL_HEAD_NAME.match(ct, i + len(key), min(len(ct), i + 120))
+                    if nm is not None and self.is_name(nm.group("name")) and gaz.lookup(nm.group("name")) is None \
+                            and (_CAMEL.search(nm.group("name")) or len(nm.group("name")) >= 3 and nm.group("name").isupper()
+                                 and not gaz.is_stop(nm.group("name"))) \
+                            and not _earlier_work_sentence(ct, i):
+                        add(nm.start("name"), nm.end("name"), _head_label(nm.group("head")) or METHOD, PROPOSED,
+                            "propose_head", 4)
+                i = ct.find(key, i + 1)
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
         for ue in unnamed:

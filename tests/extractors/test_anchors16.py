@@ -83,3 +83,17 @@ def test_round16_coined_list_after_plural_head_without_article(extract):
 def test_round16_known_names_after_plural_head_stay_used(extract):
     roles = _roles(extract("We propose new methods based on SGD and Adam, which converge faster."))
     assert roles.get(entity_key("Adam")) == "used"
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We extend the analysis to it, which leads to a novel skill-learning objective WSEQ. It is justified.",
+     "WSEQ"),
+    ("We strive to surmount these challenges with a new generative model AbPDE that designs antibodies.",
+     "AbPDE"),
+])
+def test_round16_coined_name_after_novel_head_without_verb(extract, text, name):
+    assert _roles(extract(text)).get(entity_key(name)) == "proposed"
+
+
+def test_round16_known_name_after_new_head_stays_used(extract):
+    assert _roles(extract("We compare with a new model GPT-4 that is strong.")).get(entity_key("GPT-4")) == "used"
