@@ -712,6 +712,7 @@ _TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|co
                        r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
                        r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
                        r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
+_INDEFINITE_GAP = re.compile(r"\b(?:an?|another)\s")
 _CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive
@@ -1617,6 +1618,7 @@ class EntityRecognizer:
             if gaz.lookup(phrase) is not None or gaz.is_stop(phrase) or _PHENOMENON_END.search(phrase) \
                     or _GENERIC_CLASS.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
                     or _PARADIGM_END.search(phrase) or phrase.split()[0].lower() in _LOWER_PROPOSAL_STOP \
+                    or phrase.lower().startswith("learning ") \
                     or any(h.group("n") for h in _HEAD_RE.finditer(phrase)) \
                     or (" " not in phrase and (hn is not None or _head_label(phrase) is not None)) \
                     or self._head_is_none(ct, qm.end()) or _NONE_HEAD_NEXT.match(ct, qm.end()) \
@@ -1968,17 +1970,22 @@ class EntityRecognizer:
                 # or any lower-case phrase that names the title's contribution before a head noun
                 # ("we propose an asymmetric replay framework" under "... via Asymmetric Replay")
                 hn = _HEAD_NEXT.match(ct, end)
-                named_in_title = _title_names(title_low, phrase.lower())
+                named_in_title = _title_names(title_low, phrase.lower()) and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase"))
                 if not (_ECHO_INTRO.match(ct, end) or (hn is not None and (
                         named_in_title or any(x[:1].isupper() or "-" in x for x in words[:k])))
                         or (named_in_title and _CLAUSE_END.match(ct, end))):
                     if k == len(words) or k == 4:
                         continue  # the longest candidate runs past the noun phrase: try shorter
-                    if _head_label(words[k - 1]) is not None and _title_names(title_low, " ".join(words[:k - 1]).lower()):
+                    if _head_label(words[k - 1]) is not None and _title_names(title_low, " ".join(words[:k - 1]).lower()) \
+                            and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase")):
                         continue  # "an asymmetric replay framework": the title's name before its head noun
                     break
                 if hn is not None and (_NAMED_LATER.match(ct, end) or _NAME_APPOSITION.match(ct, hn.end())):
                     break  # "a ... aware optimization method for MMD called MMD-MP": the name follows
+                if _head_label(words[k - 1]) is not None and k > 2 \
+                        and _title_names(title_low, " ".join(words[:k - 1]).lower()) \
+                        and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase")):
+                    continue  # "the dynamic sparse rewiring method, which": the title's name before its head
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"
@@ -2879,6 +2886,8 @@ def _title_names(title_low: str, phrase: str) -> bool:
             return True
         i = title_low.find(phrase, i + 1)
     return False
+
+
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
                             r"using|capable|across|tailored|aimed)\s", re.IGNORECASE)
 _LABEL_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as|both|also)\s+)?"
