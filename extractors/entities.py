@@ -196,7 +196,8 @@ _NAME_WORD = rf"{_W}(?:(?:-|\.(?=\d))\w++)*+(?:\+\+?(?![\w+]))?"
 _NAME = rf"(?:{_NAME_WORD})"
 # A Title-Case phrase (2-6 words, small connectors allowed): "Learning to Share".
 # A word may end in "+"/"++" ("GraphLite and GraphLite+": the clean view of "GraphLite$^+$").
-_TITLE_PHRASE = (r"(?:[A-Z][\w-]*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z][\w-]*+){1,5}"
+# (a word never runs into a glued dash, "Curious Replay---a form of ...")
+_TITLE_PHRASE = (r"(?:[A-Z](?:\w|-(?!-))*+(?:\s+(?:of|for|to|and|in|on|via|with|the|a)?\s*[A-Z](?:\w|-(?!-))*+){1,5}"
                  r"(?:\+\+?(?![\w+]))?)")
 
 _METHOD_HEADS = (
@@ -230,7 +231,7 @@ _PROPOSE_VERB = (
     r"develop|develops|developed|design|designs|designed|devise|devises|devised|describe|describes|"
     r"release|releases|released|contribute|contributes|construct|constructs|constructed|curate|curates|"
     r"curated|create|creates|created|build|builds|built|establish|establishes|established|offer|offers|collected|"
-    r"unveil|unveils|unveiled|give|gives|put forward|put forth|puts forward|puts forth|open-source|open-sources|"
+    r"unveil|unveils|unveiled|give|gives|put forward|put forth|puts forward|puts forth|bring forth|brings forth|open-source|open-sources|"
     r"open-sourced|collect|collects"
 )
 _PROPOSE = re.compile(
@@ -252,14 +253,15 @@ _PROPOSE_ANCHORS = ("We", "we", "This ", "this ", "Our paper", "Our work", "our 
 # "(we) ... use it to develop the X framework": the authors' purpose clause. Each pattern starts
 # with a literal, which the regex engine skips to (an alternative of _PROPOSE would be tried at
 # every position of the text)
-_PROPOSE_AND = re.compile(r"and (?:then |further |also |thus )?"
+_PROPOSE_AND = re.compile(r"and (?:then |further |also |thus |(?!only )[a-z]{2,}ly )?"
                           r"(?:propose|introduce|present|develop|design|devise|establish|construct|release)\b")
-_PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose)\b")
+_PROPOSE_TO = re.compile(r" to (?:develop|design|build|construct|propose|introduce|present)\b")
 # "we show ... by designing a X (ABC) algorithm": the authors' means
 # no leading \b: a pattern that starts with its literal "by " is searched for that string (a
 # leading assertion made re try every position, ~25x slower); the word boundary is checked on use
 _PROPOSE_BY = re.compile(r"by (?:designing|developing|devising|constructing|building)\b(?!\s+(?:on|upon|onto)\b)")
-_OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these)$")
+# "(we) use it to develop", "these findings lead us to propose": the authors' own purpose
+_OBJECT_BEFORE = re.compile(r"(?:^|\W)(?:it|them|this|these|us)$")
 # "we propose [the|a novel ...]? NAME" -- NAME right after the verb and optional determiner/adjectives
 _AFTER_VERB = re.compile(
     rf"\s+(?:(?:the|our|a|an|two|three|novel|new|simple|first|general|unified|lightweight|"
@@ -289,6 +291,17 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
     re.IGNORECASE,
 )
+# "we design computationally efficient algorithms X and Y, which ...": a plural head without an
+# article, then a list of coined names that ends the clause
+_AFTER_VERB_PLURAL_LIST = re.compile(
+    rf"\s+(?!(?:a|an|the|our|this|these|that|its|their)\s)(?:[\w-]+\s+){{0,5}}?"
+    rf"(?P<head>algorithms|methods|models|frameworks|architectures|estimators|datasets|benchmarks|corpora)\s+"
+    rf"(?P<name>{_NAME})(?=(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NAME}(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*[,.;:(]|\s+(?:which|that|to|for)\b))")
+_ARTICLE_BEFORE_NOVEL = re.compile(r"(?:^|[^\w-])(?:[Aa]n?|[Tt]he)\s+$")
+_NOVEL_HEAD_NAME = re.compile(
+    rf"(?:[\w-]+\s+){{0,3}}?(?P<head>framework|method|approach|algorithm|model|architecture|technique|system|"
+    rf"pipeline|mechanism|strategy|estimator|optimizer|network|module|objective|loss|benchmark|dataset|corpus|"
+    rf"regularizer|sampler|solver)\s+(?P<name>{_NAME})(?=\s*[.,;:(]|\s+(?:which|that|to|for|with)\b)")
 # "we curate and release new datasets (A, B, and C)": the names of what was made, listed in
 # parentheses right after a new/novel head noun
 _AFTER_VERB_HEAD_PAREN = re.compile(
@@ -391,6 +404,10 @@ _NOVEL_BEFORE = re.compile(r"\b(?:[Aa]n?|[Oo]ur|[Tt]he)\s+(?:(?:first|brand)\s+)
 # (not "the concept of": a concept is as often a problem class, "the novel concept of Graphex MFGs")
 _KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(?:framework|mechanism|family|class)"
                           r"\s+of\s+(?:the\s+)?")
+# "we design a new model-free algorithm for ILFO, X (ABC)": the long form in apposition to the
+# proposal's head noun and its short complement (a name there, even one ending like a paradigm)
+_HEAD_PP_APPOSITION = re.compile(rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS})\s+(?:for|of)\s+"
+                                 r"(?:(?!(?:that|which|who|using|based)\s)[\w-]+\s+){0,4}?[\w-]+\s*,\s*", re.IGNORECASE)
 # "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
 _NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
 # Round 11: a definition that opens an item of a list of the parts of the paper's own system
@@ -466,7 +483,7 @@ _LATIN_PHRASES = frozenset(("a posteriori", "a priori", "a fortiori", "ad hoc", 
 # before an emphasised phrase: a naming verb, or an apposition to "a new/novel ..." (the authors' own)
 _EMPH_NAMING_BEFORE = re.compile(
     r"(?:\b(?P<verb>called|named|dubbed|termed|coined|we\s+(?:call|name|dub|term))(?:\s+as)?\s+(?:an?\s+|the\s+)?"
-    r"|\b(?:an?|our)\s+(?:new|novel)\s+(?:[\w-]+\s+){0,5}?[\w-]+\s*(?:,|:|---|--|—|–)\s*(?:an?\s+)?)[`'\"“]*$")
+    r"|\b(?:an?|our)\s+(?:[a-z]+ly\s+)?(?:new|novel)\s+(?:[\w-]+\s+){0,7}?[\w-]+\s*(?:,|:|---|--|—|–)\s*(?:an?\s+)?)[`'\"“]*$")
 _EMPH_LEAD_WORDS = frozenset("a an the this these that those our its their novel new".split())
 # a long form naming a field of study or a paradigm, whatever its case
 _FIELD_END = re.compile(r"(?:[Ll]earning|\bRL|[Oo]ptimi[sz]ation|[Rr]ecognition|[Dd]etection|[Gg]eneration|"
@@ -485,6 +502,11 @@ _LOWER_PROPOSAL_STOP = frozenset(
     "a an the our this these that its their new novel two three four several various multiple some each both "
     "it them they simple efficient effective general generic theoretical empirical extensive further additional "
     "improved modified alternative different such".split())
+#: verbs that open a second clause of the authors after "we propose X and ..."
+_SECOND_VERBS = ("explore|explores|show|shows|demonstrate|demonstrates|evaluate|evaluates|analy[sz]e|analy[sz]es|"
+                 "derive|derives|prove|proves|study|studies|investigate|investigates|validate|validates|"
+                 "provide|provides|establish|establishes|conduct|conducts|compare|compares|apply|applies|"
+                 "extend|extends|test|tests|use|uses|discuss|discusses|examine|examines")
 # "we propose velocity parameterization and ...": a bare lower-case phrase after the verb
 _BARE_VERBS = ("propose", "introduce")
 _LOWER_BARE_PROPOSAL = re.compile(
@@ -492,8 +514,9 @@ _LOWER_BARE_PROPOSAL = re.compile(
     r"is|are|was|were|be|been|can|will|may|here|there|future)\s|[a-z]+ing\s)"  # "we introduce is based on", "augmenting X"
     r"[a-z][a-z-]*+(?:\s+(?!(?:and|or|to|of|for|in|on|with|by|from|via|as|at|that|which|is|are)\b)[a-z][a-z-]*+){1,3})"
     r"(?=\s*(?:[,.;:(]|--|—|(?:to|which|that|for|as|with|and|in|on)\s))")
+# ("we propose X and explore variance reduction techniques": a second verb, not a shared head)
 _BARE_CONTINUED = re.compile(
-    rf"\s+and\s+(?:[\w-]+\s+){{0,3}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS}|strategies|schemes|mechanisms|modules)\b|\s+(?:for|of|with|in|on)\s+(?:[\w-]+\s+){{0,3}}?[\w-]+\s*\(",
+    rf"\s+and\s+(?!(?:{_SECOND_VERBS})\s)(?:[\w-]+\s+){{0,3}}?(?:{_METHOD_HEADS}|{_BENCH_HEADS}|strategies|schemes|mechanisms|modules)\b|\s+(?:for|of|with|in|on)\s+(?:[\w-]+\s+){{0,3}}?[\w-]+\s*\(",
     re.IGNORECASE)
 #: words that make a bare phrase after "we propose" a description, not a name
 _BARE_STOP = frozenset(
@@ -508,8 +531,10 @@ _APPOS_AFTER_NP = re.compile(
 # "we devise an anytime algorithm, fictitious team-play, that ...": a lower-case name set off by
 # commas right after the described proposal's head noun
 _LOWER_APPOS_AFTER_NP = re.compile(
-    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS}),\s+"
-    rf"(?:the\s+)?(?P<name>[a-z][a-z-]*+(?:\s+[a-z][a-z-]*+){{0,3}}),\s+(?:that|which|whose|where|to)\b")
+    rf"\s+(?:a|an)\s+(?:(?!(?:and|or|the|that|which)\s)[\w-]+\s+){{0,5}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
+    # set off by commas, or by a pair of dashes ("a novel algorithm --- expertise trees --- that ...")
+    rf"(?:,\s+|\s*(?P<dash>---|--|—|–)\s*)"
+    rf"(?:the\s+)?(?P<name>[a-z][a-z-]*+(?:\s+[a-z][a-z-]*+){{0,3}})(?(dash)\s*(?P=dash)\s*|,\s+)(?:that|which|whose|where|to)\b")
 #: words that make such an appositive a reference, not a name ("a new method, the usual one, which")
 #: or a clause ("a benchmark dataset, verified by experts, to ...", "a model, using only text, which")
 _APPOS_REFERENCE = frozenset("one ones same other former latter above following usual "
@@ -519,6 +544,10 @@ _GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problem
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
+_QUOTED_AFTER_VERB = re.compile(
+    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple)\s+)?(?:``|\"|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,4})"
+    r"(?:''|\"|”)")
+_QUOTE_NAME_END = re.compile(r"\s*(?:[,.;:(]|--|—|–|(?:which|that|whereby|where|to|for|on|in|with|by|as|is|are|and)\s)")
 _NOVELTY = re.compile(r"\b(?:first|novel|new)\b")
 _HEAD_APPOSITION_END = re.compile(rf"\b(?:{_BENCH_HEADS}|{_METHOD_HEADS}),\s*$", re.IGNORECASE)
 _RELATIVE_AFTER = re.compile(r"\s*,\s*(?:which|that|whose)\s")
@@ -681,6 +710,13 @@ _LOWER_PHRASE = re.compile(
 # "adversarial learning", "linear bandits": paradigms and settings, not names (GUIDELINES)
 _PARADIGM_END = re.compile(r"(?:learning|learner|bandits?|games?|problems?|settings?|tasks?)$", re.IGNORECASE)
 _ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s)")
+# a task or problem a title names ("... Spurious Correlation Mitigation", "Entity-Oriented Search")
+_TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|control|modell?ing|understanding|"
+                       r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
+                       r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
+                       r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
+_INDEFINITE_GAP = re.compile(r"\b(?:an?|another)\s")
+_CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
 # "Gradient Folding is proposed to ...", "Modulated Phase Diffusion (MPD) is proposed": the passive
 # present only (past tense and "by"/"in" usually cite earlier work)
@@ -1130,6 +1166,13 @@ class EntityRecognizer:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
                 known_proposals[entity_key(hb.group("name"))].add("novelty")
+            pl = _AFTER_VERB_PLURAL_LIST.match(ct, pend, min(len(ct), pend + 160))
+            if pl and self.is_name(pl.group("name")) and gaz.lookup(pl.group("name")) is None:
+                # "we design ... efficient algorithms DouExpDes and C-DouExpDes, which ...": no article
+                # before a plural head, then the coined names of what was made
+                label = _head_label(pl.group("head")) or METHOD
+                add(pl.start("name"), pl.end("name"), label, PROPOSED, "propose_head", 5)
+                add_list_tail(pl.end("name"), label, PROPOSED, "propose_head", 5)
             h = _AFTER_VERB_HEAD.match(ct, pend)
             if h:
                 label = _head_label(h.group("head")) or METHOD
@@ -1194,12 +1237,18 @@ class EntityRecognizer:
                     ct, m.start(), window=200) is not None
 
                 in_quotes = trigger.rstrip().endswith(("``", '"', "“", "'"))
+                # "a ... dataset from course notes, named uprover": a head noun earlier in the
+                # sentence, then "called/named" and one word that is no English word nor a known name
+                headed = trigger.lstrip().startswith(("called", "named")) and self._label_before(
+                    ct, m.start(), window=200) is not None
 
                 def lower_ok(phrase: str) -> bool:
                     # one plain English word is a term, not a name ("... which we call categories"),
                     # unless quotes mark it as a name ("which we call a ``bridge''")
                     return (" " in phrase or "-" in phrase or (strong or quoted)
-                            and (in_quotes or not gaz.is_common_word(phrase))) \
+                            and (in_quotes or not gaz.is_common_word(phrase))
+                            or headed and len(phrase) >= 4 and not gaz.is_common_word(phrase)
+                            and gaz.lookup(phrase) is None) \
                         and not any(w in _PHRASE_STOP for w in phrase.split()) \
                         and not gaz.is_stop(phrase) and not _GENERIC_CLASS.search(phrase) \
                         and not _NONE_LAST_WORD.search(" " + phrase) \
@@ -1407,6 +1456,9 @@ class EntityRecognizer:
             if not proposed and pe is not None and d.long_start - pe <= 80 \
                     and _KIND_OF_GAP.fullmatch(_strip_markup(text[pe:d.long_start])):
                 proposed = True  # "we introduce a framework of fairness regularization terms (FRT)"
+            if not proposed and pe is not None and d.long_start - pe <= 120 \
+                    and _HEAD_PP_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
+                proposed = True  # "we design a new algorithm for ILFO, Forward Adversarial Imitation Learning (FAIL)"
             if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
                 proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
             if not proposed and _component_of_own(text, d.long_start, own_keys):
@@ -1595,6 +1647,27 @@ class EntityRecognizer:
                 out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
                                  PROPOSED, "quoted", None, 3))
 
+        # a quoted phrase right after a proposal verb and an article: "we also propose an ``ensemble
+        # shortcut'' whereby ...", "we introduce the ``shadow lenses'' framework" (quotes name it)
+        for pe in proposal_ends:
+            qm = _QUOTED_AFTER_VERB.match(ct, pe, min(len(ct), pe + 120))
+            if qm is None:
+                continue
+            phrase = qm.group("q")
+            hn = _HEAD_NEXT.match(ct, qm.end())
+            if gaz.lookup(phrase) is not None or gaz.is_stop(phrase) or _PHENOMENON_END.search(phrase) \
+                    or _GENERIC_CLASS.search(phrase) or _NONE_LAST_WORD.search(" " + phrase) \
+                    or _PARADIGM_END.search(phrase) or phrase.split()[0].lower() in _LOWER_PROPOSAL_STOP \
+                    or phrase.lower().startswith("learning ") \
+                    or any(h.group("n") for h in _HEAD_RE.finditer(phrase)) \
+                    or (" " not in phrase and (hn is not None or _head_label(phrase) is not None)) \
+                    or self._head_is_none(ct, qm.end()) or _NONE_HEAD_NEXT.match(ct, qm.end()) \
+                    or (hn is None and not _QUOTE_NAME_END.match(ct, qm.end())):
+                continue  # ("a ``soft'' version": a quoted modifier; "the ``curse'' of ...": a phenomenon)
+            label = _head_label(hn.group(0).strip()) if hn is not None else None
+            out.append(_Cand(*view.span_to_orig(*qm.span("q")), label or self._label_after(ct, qm.end()) or METHOD,
+                             PROPOSED, "quoted", None, 3))
+
         # a lower-case name right after a proposal verb, defined by an appositive with a head noun:
         # "We introduce collider regression, a framework to ...", "we first propose per-IC
         # quantization, a simple yet effective method", "we introduce speculative decoding - an algorithm"
@@ -1663,6 +1736,22 @@ class EntityRecognizer:
                 continue
             s0, e0 = view.span_to_orig(*lm.span("name"))
             out.append(_Cand(s0, e0, _head_label(lm.group("head")) or METHOD, PROPOSED, "propose", None, 3))
+
+        # a coined name right after "a novel/new ... <head noun>", with no proposal verb before it
+        # ("which leads to a novel skill-learning objective WSEP.", "with a new generative model AbODE
+        # that ..."): the novelty marks the authors' own thing (literal-first scan: "novel"/"new")
+        for key in ("novel ", "new "):
+            i = ct.find(key)
+            while i >= 0:
+                if i >= 2 and _ARTICLE_BEFORE_NOVEL.search(ct, max(0, i - 5), i):
+                    nm = _NOVEL_HEAD_NAME.match(ct, i + len(key), min(len(ct), i + 120))
+                    if nm is not None and self.is_name(nm.group("name")) and gaz.lookup(nm.group("name")) is None \
+                            and (_CAMEL.search(nm.group("name")) or len(nm.group("name")) >= 3 and nm.group("name").isupper()
+                                 and not gaz.is_stop(nm.group("name"))) \
+                            and not _earlier_work_sentence(ct, i):
+                        add(nm.start("name"), nm.end("name"), _head_label(nm.group("head")) or METHOD, PROPOSED,
+                            "propose_head", 4)
+                i = ct.find(key, i + 1)
 
         # unnamed proposal ("we propose a method for ...") then a coined name in the next sentence
         for ue in unnamed:
@@ -1974,8 +2063,7 @@ class EntityRecognizer:
                 label = self._label_after(ct, me) or METHOD
                 add(ms, me, label, PROPOSED, "title_echo", 3)
         phrases = {p.group(0).lower() for p in _TITLE_CASE_RUN.finditer(title)}
-        if not phrases:
-            return out
+        title_low = title.lower()
         for pend in proposals:
             w = _LOWER_PHRASE.match(ct, pend)
             if w is None:
@@ -1993,18 +2081,30 @@ class EntityRecognizer:
                 # before a head noun ("Hessian aided policy gradient method")
                 # before a head noun: a phrase with a proper name in it, or a hyphenated compound
                 # ("a fair error-bound scaling approach" under "... with Fair Error-Bound Scaling")
-                if not (_ECHO_INTRO.match(ct, end) or (
-                        _HEAD_NEXT.match(ct, end) and any(x[:1].isupper() or "-" in x for x in words[:k]))):
+                # or any lower-case phrase that names the title's contribution before a head noun
+                # ("we propose an asymmetric replay framework" under "... via Asymmetric Replay")
+                hn = _HEAD_NEXT.match(ct, end)
+                named_in_title = _title_names(title_low, phrase.lower()) and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase"))
+                if not (_ECHO_INTRO.match(ct, end) or (hn is not None and (
+                        named_in_title or any(x[:1].isupper() or "-" in x for x in words[:k])))
+                        or (named_in_title and _CLAUSE_END.match(ct, end))):
                     if k == len(words) or k == 4:
                         continue  # the longest candidate runs past the noun phrase: try shorter
+                    if _head_label(words[k - 1]) is not None and _title_names(title_low, " ".join(words[:k - 1]).lower()) \
+                            and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase")):
+                        continue  # "an asymmetric replay framework": the title's name before its head noun
                     break
-                hn = _HEAD_NEXT.match(ct, end)
                 if hn is not None and (_NAMED_LATER.match(ct, end) or _NAME_APPOSITION.match(ct, hn.end())):
                     break  # "a ... aware optimization method for MMD called MMD-MP": the name follows
+                if _head_label(words[k - 1]) is not None and k > 2 \
+                        and _title_names(title_low, " ".join(words[:k - 1]).lower()) \
+                        and not _INDEFINITE_GAP.search(ct, pend, w.start("phrase")):
+                    continue  # "the dynamic sparse rewiring method, which": the title's name before its head
                 if _head_label(words[k - 1]) is not None or self._head_is_none(ct, end) \
                         or self._appositive_head(ct, end) == "n":
                     break  # "a mathematical model", "feature discrepancies, a family of measures"
-                if any(_word_in(p, phrase.lower()) for p in phrases) and gaz.lookup(phrase) is None \
+                if (named_in_title or any(_word_in(p, phrase.lower()) for p in phrases)) \
+                        and gaz.lookup(phrase) is None \
                         and "-to-" not in phrase \
                         and not _GENERIC_CLASS.search(phrase) and not _NONE_LAST_WORD.search(" " + phrase) \
                         and not _PARADIGM_END.search(phrase) \
@@ -2332,7 +2432,9 @@ class EntityRecognizer:
             cs, ce = view.to_clean(c.start), view.to_clean(c.end - 1) + 1
             words = view.text[cs:ce].split()
             # a name that says what it is ("Yet Another ICU Benchmark (YAIB), a modular framework")
-            label = BENCHMARK if words and _BENCH_NAME_END.fullmatch(words[-1]) else _defining_label(view.text, cs, ce)
+            # or ends in one as a coined word ("EvidenceBench", "FedHPO-Bench", "ToxiBench-10k")
+            label = BENCHMARK if words and (_BENCH_NAME_END.fullmatch(words[-1]) or _BENCH_NAME_TAIL.search(words[-1])) \
+                else _defining_label(view.text, cs, ce)
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
@@ -2929,6 +3031,36 @@ _NEW_NAME_HEAD = re.compile(
 _DET_BEFORE = re.compile(r"(?:^|(?<=\W))(?:[Aa]n?|[Tt]he|[Oo]ur)\s+$")
 _PASSIVE_NAME = re.compile(rf"(?<![\w-])(?P<name>{_TITLE_PHRASE}|{_NAME})$")
 _TITLE_TOOL_BEFORE = re.compile(r"\b(?:with|via|using|through)\s+$", re.IGNORECASE)
+# where a title gives its contribution as a whole noun phrase: at its start, after a colon or
+# quote, or after a tool preposition ("... via Mollifier Smoothing"); not the topic after "for",
+# "of", "on" ("... for Deep Imbalanced Clustering") nor inside a longer noun phrase
+_TITLE_NP_BEFORE = re.compile(r"(?:^|[:\"“]\s*|(?:^|\s)(?:via|with|using|through|by|from|and|an?|the)\s+)$")
+_TITLE_NP_AFTER = re.compile(r"s?(?:$|\s*[:,.?!()\"”]|-based\b|\s+(?:for|to|with|via|in|on|under|through|using|"
+                             r"from|as|and|is|are|of|at|against|without|beyond)\b)")
+# "Graph Generation with K-Trees", "Image Clustering via ...": the task the title's tool serves
+_TITLE_TASK_AFTER = re.compile(r"s?\s+(?:with|via|through|using|by)\b")
+_TITLE_NP_START = re.compile(r"(?:^|[:\"“]\s*)$")
+_PHRASE_EDGE_STOP = frozenset("and or of for to with the a an in on by via from as".split())
+
+
+def _title_names(title_low: str, phrase: str) -> bool:
+    """Does the lower-cased title give ``phrase`` (lower case, two words or more) as its
+    contribution: a whole noun phrase of the title (:data:`_TITLE_NP_BEFORE`,
+    :data:`_TITLE_NP_AFTER`), not the task at its start that a tool after "with/via" serves?"""
+    words = phrase.split()
+    if len(words) < 2 or words[0] in _PHRASE_EDGE_STOP or words[-1] in _PHRASE_EDGE_STOP \
+            or _FIELD_END.search(phrase) or _TASK_END.search(phrase):
+        return False  # "unsupervised skill discovery": the task, not a name
+    i = title_low.find(phrase)
+    while i >= 0:
+        e = i + len(phrase)
+        if _TITLE_NP_BEFORE.search(title_low, 0, i) and _TITLE_NP_AFTER.match(title_low, e) \
+                and not (_TITLE_NP_START.search(title_low, 0, i) and _TITLE_TASK_AFTER.match(title_low, e)):
+            return True
+        i = title_low.find(phrase, i + 1)
+    return False
+
+
 _NP_END_BUT_OF = re.compile(r"\s(?:that|which|to|for|with|designed|built|based|in|on|from|and|where|by|"
                             r"using|capable|across|tailored|aimed)\s", re.IGNORECASE)
 _LABEL_AFTER = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)?\s*(?:(?:is|as|both|also)\s+)?"
@@ -2949,8 +3081,9 @@ _QUANTIFIER_OF = re.compile(r"(?:collection|family|suite|set|series|class|pair)s
 _TOOL_HEADS = frozenset(("framework", "frameworks", "protocol", "platform", "methodology", "toolkit", "toolbox",
                          "library", "system", "pipeline", "tool", "suite", "testbed", "simulator", "environment",
                          "environments", "evaluation", "strategy"))
-_EVAL_PURPOSE = re.compile(r"[\s,]*(?:which\s+|that\s+)?(?:for|to)\s+(?:the\s+|a\s+|an\s+)?(?:(?![\w-]+ing\s)[\w-]+\s+){0,2}?"
-                           r"(?:evaluat|assess|benchmark|measur|test(?:s|ing)?\b)", re.IGNORECASE)
+_EVAL_PURPOSE = re.compile(r"[\s,]*(?:which\s+|that\s+)?(?:(?:tailored|designed|built|developed)\s+)?(?:for|to)\s+"
+                           r"(?:the\s+|a\s+|an\s+)?(?:(?![\w-]+ing\s)[\w-]+\s+){0,2}?"
+                           r"(?:evaluat|assess|benchmark|measur|investigat|diagnos|test(?:s|ing)?\b)", re.IGNORECASE)
 _EVAL_MODIFIER = re.compile(r"\b(?:evaluation|benchmarking|assessment|testing)\s+$", re.IGNORECASE)
 _DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—|–|\s-)\s*(?:(?:which|that)\s+is\s+)?"
                         r"(?:a|an|the|our|the first)\s+(?P<np>[^.;:()\n]{1,120})")
@@ -2963,7 +3096,11 @@ _DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+
 _BENCH_GLUED_END = re.compile(r"(?<=[A-Za-z0-9])-?(?:Bench|bench|Benchmark|Eval)(?:-[\w.]+)?$"
                               r"|(?<=[a-z])QA(?:-[\w.]+)?$")
 _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
-_DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology"
+# a coined word that ends in a data head, glued after a lower-case letter or digit or a hyphen, with
+# an optional size or version ("EvidenceBench", "FedHPO-Bench", "MathBench-100k"; not "Bench" alone)
+_BENCH_NAME_TAIL = re.compile(r"(?<=[a-z0-9-])(?:Benchmark|Bench|Dataset|Corpus|Arena|Testbed)s?(?:-[\w.]+)?$")
+# "X, a comprehensive resource containing 16k queries": a resource the paper gives is data
+_DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology|resource|resources"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
 _DEF_BEFORE = re.compile(
     # "a ... dataset - X", "a benchmark, X", "a new dataset called X", "our constructed dataset as X"
@@ -3014,7 +3151,7 @@ _PARTICIPLE_CUTS = frozenset(("designed", "built", "based", "trained"))
 def _def_head_label(head: str, after: str) -> str | None:
     """Type of a defining head noun; a tool-like head whose purpose is evaluation is a benchmark."""
     h = head.lower()
-    if h.startswith(("environment", "evaluation")):
+    if h.startswith(("environment", "evaluation", "resource")):
         return BENCHMARK
     if h in _TOOL_HEADS and _EVAL_PURPOSE.match(after):
         return BENCHMARK
