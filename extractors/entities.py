@@ -2432,13 +2432,13 @@ class EntityRecognizer:
             cs, ce = view.to_clean(c.start), view.to_clean(c.end - 1) + 1
             words = view.text[cs:ce].split()
             # a name that says what it is ("Yet Another ICU Benchmark (YAIB), a modular framework")
-            # or ends in one as a coined word ("EvidenceBench", "FedHPO-Bench", "ToxiBench-10k")
-            label = BENCHMARK if words and (_BENCH_NAME_END.fullmatch(words[-1]) or _BENCH_NAME_TAIL.search(words[-1])) \
-                else _defining_label(view.text, cs, ce)
+            # (one that ends in it as a coined word, "EvidenceBench", "FedHPO-Bench", "ToxiBench-10k",
+            # waits below until every sentence that gives it had its say)
+            label = BENCHMARK if words and _BENCH_NAME_END.fullmatch(words[-1]) else _defining_label(view.text, cs, ce)
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
-            elif words and _BENCH_GLUED_END.search(words[-1]):
+            elif words and (_BENCH_GLUED_END.search(words[-1]) or _BENCH_NAME_TAIL.search(words[-1])):
                 shaped.append(k)
         for k in shaped:
             if k not in typed:
