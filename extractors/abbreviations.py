@@ -138,6 +138,30 @@ def doc_text(doc: Doc) -> str:
     return t
 
 
+def expand_to_tokens(starts: list[int], text: str, start: int, end: int) -> tuple[int, int, int, int] | None:
+    """``doc.char_span(start, end, alignment_mode="expand")`` as (start token, end token,
+    start_char, end_char), from the tokens' start offsets ``starts``.
+
+    A tokenizer's tokens tile the text (each ends where the next starts, its trailing space
+    included), so the token holding a character is found by bisection; a token that is not
+    white space ends before its trailing space, if any. None when an edge of the span is a
+    white-space character (the caller asks spaCy then).
+
+    Examples
+    --------
+    >>> expand_to_tokens([0, 4, 9], "the big model", 5, 11)  # "ig mod" -> "big model"
+    (1, 3, 4, 13)
+    """
+    if not (0 <= start < end <= len(text)) or text[start].isspace() or text[end - 1].isspace():
+        return None
+    ts = bisect.bisect_right(starts, start) - 1
+    te = bisect.bisect_right(starts, end - 1)
+    stop = starts[te] if te < len(starts) else len(text)
+    if text[stop - 1] == " ":
+        stop -= 1
+    return ts, te, starts[ts], stop
+
+
 class TextKeepingTokenizer:
     """A tokenizer wrapper that stores each input text in ``doc.user_data`` for :func:`doc_text`.
 
@@ -757,6 +781,10 @@ class AbbreviationDetector:
                  spans_key: str = SPANS_KEY) -> None:
         self.name = name
         self.spans_key = spans_key
+        #: False: no ``doc.spans[spans_key]`` (the definitions are in ``doc.user_data[DEFS_KEY]``
+        #: either way); :func:`extractors.pipeline.extract_raw` sets it while it runs, as it reads
+        #: the definitions only and its Docs never leave it.
+        self.make_spans = True
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -767,6 +795,8 @@ class AbbreviationDetector:
         defs = find_definitions(text, doc_view(doc))
         doc._.abbreviations = {d.short: d.long for d in defs}
         doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
+        if not self.make_spans:
+            return doc
         spans = []
         for d in defs:
             short = doc.char_span(d.short_start, d.short_end, label="SHORT", alignment_mode="expand")

@@ -617,13 +617,17 @@ def _age_young_objects() -> None:
 
 
 @contextmanager
-def _plain_concepts(nlp: Language) -> Iterator[None]:
-    """The concept component keeps its results as plain items only during the block.
+def _plain_results(nlp: Language) -> Iterator[None]:
+    """The components keep their results as plain data only during the block (``make_spans``).
 
-    :func:`_read_concepts` reads those items, and the Docs of :func:`_extract_chunk` never
-    leave it, so building a ``Span`` per concept and the ``doc.spans`` group is wasted there
-    (about 0.2 s over the confpapers abstracts); the items are the same either way
-    (:meth:`extractors.concepts.ConceptFinder.__call__`).
+    :func:`_read_concepts` reads the concept component's plain items, :func:`entities_from_doc`
+    the rules' and the learned component's plain ``(start_char, end_char, label)`` spans, and
+    nothing reads the abbreviation spans (the definitions are plain data anyway); the Docs of
+    :func:`_extract_chunk` never leave it, so building a ``Span`` per concept, name and
+    definition and the ``doc.spans`` groups is wasted there (about 0.2 s over the confpapers
+    abstracts for the concepts alone); the results are the same either way
+    (:meth:`extractors.concepts.ConceptFinder.__call__`,
+    :meth:`extractors.entities.EntityRecognizer.__call__`).
     """
     comps = [c for _name, c in nlp.pipeline if hasattr(c, "make_spans")]
     before = [c.make_spans for c in comps]
@@ -642,7 +646,7 @@ def _extract_chunk(recs: Sequence[Record], nlp: Language, batch_size: int) -> It
         part = recs[i:i + batch_size]
         # neither across a yield: the caller's code runs with the collector on, and with the
         # pipeline as it was
-        with _gc_paused(), _plain_concepts(nlp):
+        with _gc_paused(), _plain_results(nlp):
             joined = [_join(r) for r in part]
             docs = _process_batch(nlp, [text for text, _ in joined], batch_size)
             out = [_raw_from_doc(record, doc, abstract_start, readers)

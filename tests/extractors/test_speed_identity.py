@@ -213,7 +213,7 @@ def test_expand_to_tokens_is_char_span_expand(real_texts) -> None:
     """The concept component's own alignment equals ``doc.char_span(..., "expand")``."""
     from spacy.attrs import IDX
 
-    from extractors.concepts import _expand_to_tokens
+    from extractors.abbreviations import expand_to_tokens as _expand_to_tokens
 
     nlp = make_nlp()
     texts = real_texts[:60] + ["a  b\n\nc ", " x", "GPT-4 (OpenAI)  rocks.\t", "$x$ and  **y**"]
@@ -312,3 +312,33 @@ def test_head_word_ends_from_token_starts(real_texts) -> None:
             assert (starts[s], he) == (doc[s].idx, doc[s].idx + len(doc[s])), (text, s)
             checked += 1
     assert checked > 1000
+
+
+def test_entity_spans_do_not_depend_on_making_spans(real_texts) -> None:
+    """extract_raw's plain mode (``make_spans`` False on the abbreviation, rule and learned
+    components) keeps the spans ``doc.spans`` would hold as (start_char, end_char, label), in
+    their order, with the same per-span info, so the entities read from them are the same."""
+    from extractors.abbreviations import SPANS_KEY as ABBR_KEY
+    from extractors.entities import INFO_KEY, PLAIN_SPANS_KEY, SPANS_KEY, entities_from_doc
+    from extractors.learned import EXTENDED_RULE, PHRASE_RULE, RULE
+
+    nlp = make_nlp()
+    comps = [nlp.get_pipe(n) for n in ("paperkg_abbreviations", "paperkg_entities", "paperkg_concepts")]
+    with_spans = list(nlp.pipe(real_texts))
+    for c in comps:
+        c.make_spans = False
+    try:
+        plain = list(nlp.pipe(real_texts))
+    finally:
+        for c in comps:
+            c.make_spans = True
+    for a, b in zip(with_spans, plain):
+        assert b.user_data[PLAIN_SPANS_KEY][SPANS_KEY] == [(s.start_char, s.end_char, s.label_)
+                                                          for s in a.spans[SPANS_KEY]]
+        assert b.user_data[INFO_KEY] == a.user_data[INFO_KEY]
+        assert entities_from_doc(b) == entities_from_doc(a)
+        assert SPANS_KEY not in b.spans and ABBR_KEY not in b.spans
+    assert sum(len(d.spans[SPANS_KEY]) for d in with_spans) > 1000
+    # the learned component added or changed spans in some documents (its plain path ran)
+    rules = {v[2] for d in plain for v in d.user_data[INFO_KEY].values()}
+    assert rules & {RULE, EXTENDED_RULE, PHRASE_RULE}
