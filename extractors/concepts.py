@@ -53,6 +53,7 @@ from spacy.tokens.underscore import Underscore
 
 from extractors.abbreviations import doc_text, expand_to_tokens
 from extractors.consolidate import with_extraction
+from extractors.makers import make_entity
 from kg.records import Entity, Mention, Record
 from kg.schema import EntityType
 
@@ -628,13 +629,13 @@ def entities_from_items(items: Iterable[Sequence], text: str,
             s, e, _n, r = group[0]
             m = mention(s, e, text[s:e], r)
             if m is not None:
-                out.append((s, Entity(concept, name, None, () if m.text == name else (m.text,), (m,))))
+                out.append((s, make_entity(concept, name, None, () if m.text == name else (m.text,), (m,))))
             continue
         spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
         aliases = tuple(sorted({m.text for m in mentions} - {name}))  # only spellings with evidence
         if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity
-            out.append((spots[0][0], Entity(concept, name, None, aliases, mentions)))
+            out.append((spots[0][0], make_entity(concept, name, None, aliases, mentions)))
     out.sort(key=_FIRST)
     return [x[1] for x in out]
 
@@ -778,7 +779,7 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
             else:
                 mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
             al = tuple(sorted((aliases | {m.text for m in mentions} | set(_ns)) - {name}))
-            concepts.append(Entity(concept, name, None, al, mentions))
+            concepts.append(make_entity(concept, name, None, al, mentions))
         concepts.sort(key=lambda e: (e.mentions[0].field != "title", e.mentions[0].start)
                       if e.mentions else (True, 0))
         others = [e for e in rec.entities if e.type is not concept]

@@ -155,6 +155,7 @@ from extractors.abbreviations import (GREEK_LETTERS, CleanView, Definition, best
                                       definitions_of, doc_text, doc_view, emphasized_ranges, expand_to_tokens,
                                       find_definitions)
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer, phrase_patterns
+from extractors.makers import make_entity, make_mention
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
 
@@ -3040,7 +3041,7 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, 
             g = by_name[k] = {"name": canonical, "role": role, "mentions": [], "aliases": set()}
         surface = text[s:e]
         if mention is None:
-            g["mentions"].append(Mention(s - offset, e - offset, surface, rule or "", field))
+            g["mentions"].append(make_mention(s - offset, e - offset, surface, rule or "", field))
         else:
             m = mention(s, e, surface, rule or "")
             if m is not None:
@@ -3054,7 +3055,7 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, 
             continue  # (only with ``mention``: every mention crossed the title/abstract break)
         etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK
         aliases = tuple(sorted(a for a in g["aliases"] if entity_key(a) != entity_key(g["name"])))
-        out.append(Entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
+        out.append(make_entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
     return out
 
 

@@ -29,6 +29,7 @@ from extractors import EXTRACTOR_VERSION
 from extractors.abbreviations import DEFS_KEY, Definition, TextKeepingTokenizer, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
 from extractors.learned import make_learned  # noqa: F401  (registers the paperkg_learned factory)
+from extractors.makers import make_mention
 from kg.errors import PaperkgError
 from kg.readers.base import MAX_FIELD_CHARS
 from kg.records import Citation, Entity, Mention, Record
@@ -476,14 +477,14 @@ def _mention_maker(abstract_start: int) -> MentionMaker:
     """``mention(start, end, text, rule)`` for offsets into the joined text: the Mention in its
     field (None when it crosses the boundary); the same as :func:`_split_mention`."""
     if abstract_start < 0:
-        return lambda s, e, t, r: Mention(s, e, t, r, "title")
+        return lambda s, e, t, r: make_mention(s, e, t, r, "title")
     title_end = abstract_start - len(SEPARATOR)
 
     def mention(s: int, e: int, t: str, r: str) -> Mention | None:
         if s >= abstract_start:
-            return Mention(s - abstract_start, e - abstract_start, t, r, "abstract")
+            return make_mention(s - abstract_start, e - abstract_start, t, r, "abstract")
         if e <= title_end:
-            return Mention(s, e, t, r, "title")
+            return make_mention(s, e, t, r, "title")
         return None
 
     return mention

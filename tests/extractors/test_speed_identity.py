@@ -342,3 +342,27 @@ def test_entity_spans_do_not_depend_on_making_spans(real_texts) -> None:
     # the learned component added or changed spans in some documents (its plain path ran)
     rules = {v[2] for d in plain for v in d.user_data[INFO_KEY].values()}
     assert rules & {RULE, EXTENDED_RULE, PHRASE_RULE}
+
+
+def test_record_makers_make_the_dataclass_records() -> None:
+    """make_mention / make_entity store their arguments as the dataclasses' own ``__init__`` does:
+    equal records of the same class, still frozen; only for classes whose ``__init__`` does no
+    more than that (no ``__post_init__``, these fields in this order)."""
+    import dataclasses
+
+    from extractors.makers import make_entity, make_mention
+    from kg.records import Entity, Mention
+    from kg.schema import EntityType, Role
+
+    for cls, names in ((Mention, ("start", "end", "text", "rule", "field")),
+                       (Entity, ("type", "name", "role", "aliases", "mentions"))):
+        assert tuple(f.name for f in dataclasses.fields(cls)) == names
+        assert not hasattr(cls, "__post_init__")
+    m = make_mention(3, 7, "BERT", "gazetteer", "title")
+    assert type(m) is Mention and m == Mention(3, 7, "BERT", "gazetteer", "title") and hash(m) == hash(
+        Mention(3, 7, "BERT", "gazetteer", "title"))
+    e = make_entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,))
+    assert type(e) is Entity and e == Entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,))
+    assert e.to_dict() == Entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,)).to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.start = 0  # type: ignore[misc]
