@@ -62,26 +62,29 @@ _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,
                      # inside a name a superscript mark and a Greek letter's backslash are markup:
                      # "PILOT$^+$" reads "PILOT+", "G-$\Delta$UQ" reads "G-DeltaUQ", "$S^3$" reads "S3"
                      rf"|\^|\\(?=(?:{GREEK_LETTERS})(?![A-Za-z]))")
-# Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
-# Every branch starts with a literal (a star or a backslash), so ``re`` skips ahead to those
-# characters; the single-star branch checks the character before its star after taking it (a
-# leading look-behind made ``re`` try every position of the text).
+# Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}, _X_, __X__.
+# Every branch starts with a literal (a star, a backslash, a brace or an underscore), so ``re``
+# skips ahead to those characters; the single-star and underscore branches check the character
+# before their mark after taking it, and "__" is one underscore then an optional second one (a
+# leading look-behind or group made ``re`` try every position of the text: ~50 us an abstract).
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|\*(?<![*\w]\*)(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
     r"|\{\\(?:sc|em|bf|it|tt)\s+(?P<d>[^{}\n]{1,80})\}"
-    r"|(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])"
+    r"|_(?:(?P<two>_)(?<![\w\\$^{_]__)|(?<![\w\\$^{_]_))(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])"
 )
 # Markdown's underscore emphasis, "_Policy-Learn_" and "__Resona__": both marks are markup when
 # they pair up around a phrase at word edges (an underscore inside a word or after math,
-# "$x_i$", "snake_case", is not emphasis)
-_UNDERSCORE_EMPHASIS = re.compile(r"(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
+# "$x_i$", "snake_case", is not emphasis); the literal "_" first, as in _EMPHASIS
+_UNDERSCORE_EMPHASIS = re.compile(r"_(?:(?P<two>_)(?<![\w\\$^{_]__)|(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
                                   r"(?<=[\w)+])(?(two)__|_)(?![\w$])")
 _MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^_]")  # without one of these, clean_view changes nothing
 _FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _INNER_SHORT = re.compile(r"\s*(?P<long>[^,;:]{3,100}?),?\s+(?:short|abbreviated(?:\s+as)?)\s+(?P<short>[A-Za-z][\w+-]{1,14})\s*")
-_SENT_END = re.compile(r"[.!?;:]\s|\n")
+#: ``[.!?;:]\s|\n`` with a character class first (``re`` skips to those characters instead of trying
+#: both alternatives at every position): a line break is a match of its own
+_SENT_END = re.compile(r"[.!?;:\n](?:(?<=\n)|\s)")
 _WORD = re.compile(r"\S+")
 _HAS_UPPER = re.compile(r"[A-Z]")
 _QUOTES = "\"“”‘’'`"
