@@ -62,26 +62,29 @@ _MARKUP = re.compile(r"\]\((?:https?://|www\.)[^()\s]{1,200}\)|\[(?=[^\[\]\n]{1,
                      # inside a name a superscript mark and a Greek letter's backslash are markup:
                      # "PILOT$^+$" reads "PILOT+", "G-$\Delta$UQ" reads "G-DeltaUQ", "$S^3$" reads "S3"
                      rf"|\^|\\(?=(?:{GREEK_LETTERS})(?![A-Za-z]))")
-# Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}.
-# Every branch starts with a literal (a star or a backslash), so ``re`` skips ahead to those
-# characters; the single-star branch checks the character before its star after taking it (a
-# leading look-behind made ``re`` try every position of the text).
+# Emphasised names in the original text: **X**, *X*, \textbf{X}, \emph{X}, \textit{X}, _X_, __X__.
+# Every branch starts with a literal (a star, a backslash, a brace or an underscore), so ``re``
+# skips ahead to those characters; the single-star and underscore branches check the character
+# before their mark after taking it, and "__" is one underscore then an optional second one (a
+# leading look-behind or group made ``re`` try every position of the text: ~50 us an abstract).
 _EMPHASIS = re.compile(
     r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|\*(?<![*\w]\*)(?P<b>[^*\s][^*\n]{0,78}?)\*(?![*\w])"
     r"|\\(?:textbf|emph|textit|textsc|texttt)\s*\{(?P<c>[^{}\n]{1,80})\}"
     r"|\{\\(?:sc|em|bf|it|tt)\s+(?P<d>[^{}\n]{1,80})\}"
-    r"|(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])"
+    r"|_(?:(?P<two>_)(?<![\w\\$^{_]__)|(?<![\w\\$^{_]_))(?P<e>[A-Za-z0-9][^_\n$\\]{0,78}?(?<=[\w)+]))(?(two)__|_)(?![\w$])"
 )
 # Markdown's underscore emphasis, "_Policy-Learn_" and "__Resona__": both marks are markup when
 # they pair up around a phrase at word edges (an underscore inside a word or after math,
-# "$x_i$", "snake_case", is not emphasis)
-_UNDERSCORE_EMPHASIS = re.compile(r"(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
+# "$x_i$", "snake_case", is not emphasis); the literal "_" first, as in _EMPHASIS
+_UNDERSCORE_EMPHASIS = re.compile(r"_(?:(?P<two>_)(?<![\w\\$^{_]__)|(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
                                   r"(?<=[\w)+])(?(two)__|_)(?![\w$])")
 _MARKUP_CHARS = re.compile(r"[\\{}*$<&\[^_]")  # without one of these, clean_view changes nothing
 _FIRST_PART = re.compile(r"[;,]\s")
 _PAREN = re.compile(r"\(([^()\n]{1,120})\)")
 _INNER_SHORT = re.compile(r"\s*(?P<long>[^,;:]{3,100}?),?\s+(?:short|abbreviated(?:\s+as)?)\s+(?P<short>[A-Za-z][\w+-]{1,14})\s*")
-_SENT_END = re.compile(r"[.!?;:]\s|\n")
+#: ``[.!?;:]\s|\n`` with a character class first (``re`` skips to those characters instead of trying
+#: both alternatives at every position): a line break is a match of its own
+_SENT_END = re.compile(r"[.!?;:\n](?:(?<=\n)|\s)")
 _WORD = re.compile(r"\S+")
 _HAS_UPPER = re.compile(r"[A-Z]")
 _QUOTES = "\"“”‘’'`"
@@ -136,6 +139,30 @@ def doc_text(doc: Doc) -> str:
         t = doc.text
         doc.user_data[TEXT_KEY] = t
     return t
+
+
+def expand_to_tokens(starts: list[int], text: str, start: int, end: int) -> tuple[int, int, int, int] | None:
+    """``doc.char_span(start, end, alignment_mode="expand")`` as (start token, end token,
+    start_char, end_char), from the tokens' start offsets ``starts``.
+
+    A tokenizer's tokens tile the text (each ends where the next starts, its trailing space
+    included), so the token holding a character is found by bisection; a token that is not
+    white space ends before its trailing space, if any. None when an edge of the span is a
+    white-space character (the caller asks spaCy then).
+
+    Examples
+    --------
+    >>> expand_to_tokens([0, 4, 9], "the big model", 5, 11)  # "ig mod" -> "big model"
+    (1, 3, 4, 13)
+    """
+    if not (0 <= start < end <= len(text)) or text[start].isspace() or text[end - 1].isspace():
+        return None
+    ts = bisect.bisect_right(starts, start) - 1
+    te = bisect.bisect_right(starts, end - 1)
+    stop = starts[te] if te < len(starts) else len(text)
+    if text[stop - 1] == " ":
+        stop -= 1
+    return ts, te, starts[ts], stop
 
 
 class TextKeepingTokenizer:
@@ -765,6 +792,10 @@ class AbbreviationDetector:
                  spans_key: str = SPANS_KEY) -> None:
         self.name = name
         self.spans_key = spans_key
+        #: False: no ``doc.spans[spans_key]`` (the definitions are in ``doc.user_data[DEFS_KEY]``
+        #: either way); :func:`extractors.pipeline.extract_raw` sets it while it runs, as it reads
+        #: the definitions only and its Docs never leave it.
+        self.make_spans = True
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -775,6 +806,8 @@ class AbbreviationDetector:
         defs = find_definitions(text, doc_view(doc))
         doc._.abbreviations = {d.short: d.long for d in defs}
         doc.user_data[DEFS_KEY] = [d.as_tuple() for d in defs]
+        if not self.make_spans:
+            return doc
         spans = []
         for d in defs:
             short = doc.char_span(d.short_start, d.short_end, label="SHORT", alignment_mode="expand")

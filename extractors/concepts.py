@@ -51,8 +51,9 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.tokens.underscore import Underscore
 
-from extractors.abbreviations import doc_text
+from extractors.abbreviations import doc_text, expand_to_tokens
 from extractors.consolidate import with_extraction
+from extractors.makers import make_entity
 from kg.records import Entity, Mention, Record
 from kg.schema import EntityType
 
@@ -417,7 +418,7 @@ class ConceptFinder:
                     continue
                 seen.add((start, end, key))
                 if 0 <= start < end <= n_text and not text[start].isspace() and not text[end - 1].isspace():
-                    # _expand_to_tokens, inline (it runs for every concept)
+                    # expand_to_tokens, inline (it runs for every concept)
                     ts = bisect_right(starts, start) - 1
                     te = bisect_right(starts, end - 1)
                     stop = starts[te] if te < n_starts else n_text
@@ -508,31 +509,6 @@ class ConceptFinder:
                                    and _display_word(mods[-2][1], text, mods[-2][0]) != mods[-2][1].lower()):
             out.append((mods[-1][0], he, " ".join(words[-2:]), RULE_CORE))
         return out
-
-
-def _expand_to_tokens(starts: list[int], text: str, start: int,
-                      end: int) -> tuple[int, int, int, int] | None:
-    """``doc.char_span(start, end, alignment_mode="expand")`` as (start token, end token,
-    start_char, end_char), from the tokens' start offsets ``starts``.
-
-    A tokenizer's tokens tile the text (each ends where the next starts, its trailing space
-    included), so the token holding a character is found by bisection; a token that is not
-    white space ends before its trailing space, if any. None when an edge of the span is a
-    white-space character (the caller asks spaCy then).
-
-    Examples
-    --------
-    >>> _expand_to_tokens([0, 4, 9], "the big model", 5, 11)  # "ig mod" -> "big model"
-    (1, 3, 4, 13)
-    """
-    if not (0 <= start < end <= len(text)) or text[start].isspace() or text[end - 1].isspace():
-        return None
-    ts = bisect_right(starts, start) - 1
-    te = bisect_right(starts, end - 1)
-    stop = starts[te] if te < len(starts) else len(text)
-    if text[stop - 1] == " ":
-        stop -= 1
-    return ts, te, starts[ts], stop
 
 
 #: "-ing" words that are verbs when an adjective follows ("training large models").
@@ -653,13 +629,13 @@ def entities_from_items(items: Iterable[Sequence], text: str,
             s, e, _n, r = group[0]
             m = mention(s, e, text[s:e], r)
             if m is not None:
-                out.append((s, Entity(concept, name, None, () if m.text == name else (m.text,), (m,))))
+                out.append((s, make_entity(concept, name, None, () if m.text == name else (m.text,), (m,))))
             continue
         spots = sorted({(s, e, r) for s, e, _n, r in group})  # (start, end, rule) each once
         mentions = tuple(m for m in (mention(s, e, text[s:e], r) for s, e, r in spots) if m is not None)
         aliases = tuple(sorted({m.text for m in mentions} - {name}))  # only spellings with evidence
         if mentions:  # a phrase across the title/abstract boundary has no evidence: no entity
-            out.append((spots[0][0], Entity(concept, name, None, aliases, mentions)))
+            out.append((spots[0][0], make_entity(concept, name, None, aliases, mentions)))
     out.sort(key=_FIRST)
     return [x[1] for x in out]
 
@@ -803,7 +779,7 @@ def consolidate_concepts(records: Sequence[Record], *, min_papers: int | None = 
             else:
                 mentions = tuple(sorted(set(ms), key=lambda m: (m.field != "title", m.start, m.end, m.rule)))
             al = tuple(sorted((aliases | {m.text for m in mentions} | set(_ns)) - {name}))
-            concepts.append(Entity(concept, name, None, al, mentions))
+            concepts.append(make_entity(concept, name, None, al, mentions))
         concepts.sort(key=lambda e: (e.mentions[0].field != "title", e.mentions[0].start)
                       if e.mentions else (True, 0))
         others = [e for e in rec.entities if e.type is not concept]

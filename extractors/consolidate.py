@@ -34,6 +34,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from extractors.gazetteer import entity_key
+from extractors.makers import make_entity, make_mention
 from kg.records import Entity, Mention, Record
 from kg.schema import EntityType, Role
 
@@ -162,7 +163,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
                             lower_seen):
                 continue
-            yield g, etype, Mention(s, e_, text, "corpus", field)
+            yield g, etype, make_mention(s, e_, text, "corpus", field)
 
     # The lower-case questions the candidates will ask, answered in one pass over the abstracts.
     asked: set[str] = set()
@@ -217,7 +218,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             aliases = [a for a in ranked[:MAX_ALIASES + 1] if a != name][:MAX_ALIASES]
             if len(aliases) < MAX_ALIASES:  # then every surface is in: this paper's other spellings follow
                 aliases.extend(t for t in (_clean(m.text) for m in mentions) if t != name and t not in aliases)
-            entities.append(Entity(slot["type"], name, slot["role"], tuple(aliases[:MAX_ALIASES]), mentions))
+            entities.append(make_entity(slot["type"], name, slot["role"], tuple(aliases[:MAX_ALIASES]), mentions))
         entities.extend(concepts)
         out.append(with_extraction(rec, entities, raw.citations))
 

@@ -145,14 +145,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from spacy.attrs import IDX
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import (GREEK_LETTERS, CleanView, Definition, best_long_form, clean_view,
-                                      definitions_of, doc_text, doc_view, emphasized_ranges, find_definitions)
+                                      definitions_of, doc_text, doc_view, emphasized_ranges, expand_to_tokens,
+                                      find_definitions)
 from extractors.gazetteer import GREEK_NAMES, Gazetteer, case_shape, entity_key, load_gazetteer, phrase_patterns
+from extractors.makers import make_entity, make_mention
 from kg.records import Entity, Mention
 from kg.schema import EntityType, Role
 
@@ -168,6 +171,10 @@ USED = "used"
 #: One plain dict per document: cheaper than four stored extension values per span, and it
 #: survives ``Doc`` serialisation (``nlp.pipe(..., n_process=2)``).
 INFO_KEY = "paperkg_entity_info"
+#: ``doc.user_data`` key: {spans_key: [(start_char, end_char, label), ...]}, the spans that
+#: ``doc.spans[spans_key]`` would hold, in its order, instead of them, while the component's
+#: ``make_spans`` is False (see :meth:`EntityRecognizer.__call__`).
+PLAIN_SPANS_KEY = "paperkg_entity_spans"
 _INFO_FIELDS = ("paperkg_role", "paperkg_canonical", "paperkg_rule", "paperkg_offsets")
 
 
@@ -903,6 +910,11 @@ class EntityRecognizer:
         self.vocab = nlp.vocab
         self._tokenizer = nlp.tokenizer
         self._set_gazetteer(load_gazetteer(gazetteer))
+        #: False: the spans as plain ``(start_char, end_char, label)`` in
+        #: ``doc.user_data[PLAIN_SPANS_KEY]`` instead of ``doc.spans``; :func:`extractors.pipeline.extract_raw`
+        #: sets it while it runs (it reads them with :func:`entities_from_doc` only, and its Docs never
+        #: leave it), as building a ``Span`` per name and reading it back is slow.
+        self.make_spans = True
 
     # ---------------------------------------------------------------- data
     def _set_gazetteer(self, gaz: Gazetteer) -> None:
@@ -2522,6 +2534,9 @@ class EntityRecognizer:
         spans = []
         span_info: dict[str, list[Any]] = {}
         display = _display_names(group, defs, text, accepted)
+        plain = not self.make_spans
+        # the tokens' start offsets, for doc.char_span's "expand" without a Span per name
+        starts = doc.to_array(IDX).tolist() if plain and accepted else []
         labels: dict[str, str] = {}  # the label of each key (its info no longer changes)
         for c in sorted(accepted, key=lambda c: c.start):
             k = _group_key(group, entity_key(_strip_markup(text[c.start:c.end])))
@@ -2540,13 +2555,20 @@ class EntityRecognizer:
                 w = 2 if text.startswith("__", cs - 2) and text.startswith("__", ce) else 1
                 if _underscore_mark(text, cs - 1 - (w - 1), -1) and _underscore_mark(text, ce + w - 1, 1):
                     cs, ce = cs - w, ce + w
-            span = doc.char_span(cs, ce, label=label, alignment_mode="expand")
-            if span is None:
-                continue
-            span_info[f"{span.start_char}:{span.end_char}:{label}"] = [
-                i["role"], i["canonical"] or display.get(k, k), c.rule, [cs, ce]]
-            spans.append(span)
-        doc.spans[self.spans_key] = spans
+            got = expand_to_tokens(starts, text, cs, ce) if plain else None
+            if got is None:
+                span = doc.char_span(cs, ce, label=label, alignment_mode="expand")
+                if span is None:
+                    continue
+                ss, se = span.start_char, span.end_char
+            else:
+                ss, se = got[2], got[3]
+            span_info[f"{ss}:{se}:{label}"] = [i["role"], i["canonical"] or display.get(k, k), c.rule, [cs, ce]]
+            spans.append((ss, se, label) if plain else span)
+        if plain:
+            doc.user_data.setdefault(PLAIN_SPANS_KEY, {})[self.spans_key] = spans
+        else:
+            doc.spans[self.spans_key] = spans
         doc.user_data.setdefault(INFO_KEY, {}).update(span_info)
 
         # coined names left untyped, for corpus-level consolidation
@@ -3321,9 +3343,10 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, 
     by_name: dict[tuple[str, str], dict[str, Any]] = {}
     text = doc_text(doc)
     info = doc.user_data.get(INFO_KEY) or {}
-    for span in doc.spans.get(spans_key, ()):
+    plain = (doc.user_data.get(PLAIN_SPANS_KEY) or {}).get(spans_key)
+    for span in plain if plain is not None else doc.spans.get(spans_key, ()):
         # the span extensions' values, read from the per-document dict once per span
-        ss, se, label = span.start_char, span.end_char, span.label_
+        ss, se, label = span if plain is not None else (span.start_char, span.end_char, span.label_)
         role, canonical, rule, offsets = info.get(f"{ss}:{se}:{label}") or (None, None, None, None)
         s, e = offsets or (ss, se)
         canonical = canonical or text[ss:se]
@@ -3333,7 +3356,7 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, 
             g = by_name[k] = {"name": canonical, "role": role, "mentions": [], "aliases": set()}
         surface = text[s:e]
         if mention is None:
-            g["mentions"].append(Mention(s - offset, e - offset, surface, rule or "", field))
+            g["mentions"].append(make_mention(s - offset, e - offset, surface, rule or "", field))
         else:
             m = mention(s, e, surface, rule or "")
             if m is not None:
@@ -3347,7 +3370,7 @@ def entities_from_doc(doc: Doc, *, spans_key: str = SPANS_KEY, offset: int = 0, 
             continue  # (only with ``mention``: every mention crossed the title/abstract break)
         etype = EntityType.METHOD if label == METHOD else EntityType.BENCHMARK
         aliases = tuple(sorted(a for a in g["aliases"] if entity_key(a) != entity_key(g["name"])))
-        out.append(Entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
+        out.append(make_entity(etype, g["name"], Role(g["role"]), aliases, tuple(g["mentions"])))
     return out
 
 

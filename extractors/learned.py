@@ -119,7 +119,7 @@ from spacy.tokens import Doc
 
 from extractors import BENCHMARK, METHOD
 from extractors.abbreviations import DEFS_KEY, clean_view, doc_text
-from extractors.entities import CANDIDATES_KEY, INFO_KEY, PROPOSED, SPANS_KEY, USED
+from extractors.entities import CANDIDATES_KEY, INFO_KEY, PLAIN_SPANS_KEY, PROPOSED, SPANS_KEY, USED
 from extractors.gazetteer import Gazetteer, entity_key, load_gazetteer
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -2114,9 +2114,13 @@ class LearnedNames:
         for k, canonical in renames.items():
             if k not in changed and k in info:
                 info[k] = [info[k][0], canonical, info[k][2], info[k][3]]
+        # the rules' spans: plain (start_char, end_char, label) while the rules' component keeps
+        # them so (:attr:`extractors.entities.EntityRecognizer.make_spans`), else ``doc.spans``
+        plain = (doc.user_data.get(PLAIN_SPANS_KEY) or {}).get(SPANS_KEY)
         spans = []
-        for span in doc.spans.get(SPANS_KEY, ()):
-            k = f"{span.start_char}:{span.end_char}:{span.label_}"
+        for span in plain if plain is not None else doc.spans.get(SPANS_KEY, ()):
+            ss, se, lab = span if plain is not None else (span.start_char, span.end_char, span.label_)
+            k = f"{ss}:{se}:{lab}"
             if k not in changed:
                 spans.append(span)
                 continue
@@ -2126,11 +2130,11 @@ class LearnedNames:
                 continue
             etype, role = cls.split("/")
             label = METHOD if etype == "method" else BENCHMARK
-            new = doc.char_span(span.start_char, span.end_char, label=label)
+            new = doc.char_span(ss, se, label=label)
             if new is None:
                 continue
-            info[f"{span.start_char}:{span.end_char}:{label}"] = [role, v[1], v[2], v[3]]
-            spans.append(new)
+            info[f"{ss}:{se}:{label}"] = [role, v[1], v[2], v[3]]
+            spans.append(new if plain is None else (ss, se, label))
         taken = bytearray(len(doc_text(doc)) + 1) if added else bytearray()
         # extensions first (they replace rule spans), then the untyped names, in text order
         order = {EXTENDED_RULE: 0, RULE: 1, PHRASE_RULE: 2}
@@ -2145,8 +2149,11 @@ class LearnedNames:
                 continue
             taken[s:e] = b"\x01" * (e - s)
             info[k] = [PROPOSED if role == PROPOSED else USED, canonical, rule, [s, e]]
-            spans.append(span)
-        doc.spans[SPANS_KEY] = spans
+            spans.append(span if plain is None else (span.start_char, span.end_char, label))
+        if plain is None:
+            doc.spans[SPANS_KEY] = spans
+        else:
+            doc.user_data[PLAIN_SPANS_KEY][SPANS_KEY] = spans
         if added:
             doc.user_data[CANDIDATES_KEY] = [(s, e) for s, e in doc.user_data.get(CANDIDATES_KEY, ())
                                              if not any(taken[s:e])]

@@ -29,6 +29,7 @@ from extractors import EXTRACTOR_VERSION
 from extractors.abbreviations import DEFS_KEY, Definition, TextKeepingTokenizer, doc_text
 from extractors.entities import CANDIDATES_KEY, entities_from_doc
 from extractors.learned import make_learned  # noqa: F401  (registers the paperkg_learned factory)
+from extractors.makers import make_mention
 from kg.errors import PaperkgError
 from kg.readers.base import MAX_FIELD_CHARS
 from kg.records import Citation, Entity, Mention, Record
@@ -476,14 +477,14 @@ def _mention_maker(abstract_start: int) -> MentionMaker:
     """``mention(start, end, text, rule)`` for offsets into the joined text: the Mention in its
     field (None when it crosses the boundary); the same as :func:`_split_mention`."""
     if abstract_start < 0:
-        return lambda s, e, t, r: Mention(s, e, t, r, "title")
+        return lambda s, e, t, r: make_mention(s, e, t, r, "title")
     title_end = abstract_start - len(SEPARATOR)
 
     def mention(s: int, e: int, t: str, r: str) -> Mention | None:
         if s >= abstract_start:
-            return Mention(s - abstract_start, e - abstract_start, t, r, "abstract")
+            return make_mention(s - abstract_start, e - abstract_start, t, r, "abstract")
         if e <= title_end:
-            return Mention(s, e, t, r, "title")
+            return make_mention(s, e, t, r, "title")
         return None
 
     return mention
@@ -617,13 +618,17 @@ def _age_young_objects() -> None:
 
 
 @contextmanager
-def _plain_concepts(nlp: Language) -> Iterator[None]:
-    """The concept component keeps its results as plain items only during the block.
+def _plain_results(nlp: Language) -> Iterator[None]:
+    """The components keep their results as plain data only during the block (``make_spans``).
 
-    :func:`_read_concepts` reads those items, and the Docs of :func:`_extract_chunk` never
-    leave it, so building a ``Span`` per concept and the ``doc.spans`` group is wasted there
-    (about 0.2 s over the confpapers abstracts); the items are the same either way
-    (:meth:`extractors.concepts.ConceptFinder.__call__`).
+    :func:`_read_concepts` reads the concept component's plain items, :func:`entities_from_doc`
+    the rules' and the learned component's plain ``(start_char, end_char, label)`` spans, and
+    nothing reads the abbreviation spans (the definitions are plain data anyway); the Docs of
+    :func:`_extract_chunk` never leave it, so building a ``Span`` per concept, name and
+    definition and the ``doc.spans`` groups is wasted there (about 0.2 s over the confpapers
+    abstracts for the concepts alone); the results are the same either way
+    (:meth:`extractors.concepts.ConceptFinder.__call__`,
+    :meth:`extractors.entities.EntityRecognizer.__call__`).
     """
     comps = [c for _name, c in nlp.pipeline if hasattr(c, "make_spans")]
     before = [c.make_spans for c in comps]
@@ -642,7 +647,7 @@ def _extract_chunk(recs: Sequence[Record], nlp: Language, batch_size: int) -> It
         part = recs[i:i + batch_size]
         # neither across a yield: the caller's code runs with the collector on, and with the
         # pipeline as it was
-        with _gc_paused(), _plain_concepts(nlp):
+        with _gc_paused(), _plain_results(nlp):
             joined = [_join(r) for r in part]
             docs = _process_batch(nlp, [text for text, _ in joined], batch_size)
             out = [_raw_from_doc(record, doc, abstract_start, readers)

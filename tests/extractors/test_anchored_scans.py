@@ -78,9 +78,15 @@ def test_metric_gate_is_necessary(texts: list[str]) -> None:
     assert all(E._METRIC_NAMED.search(t) for t in extra) and hits > len(extra)
 
 
+def _emphasis_spans(matches) -> list[tuple]:
+    """What :func:`extractors.abbreviations.emphasized_ranges` reads of each match."""
+    return [(m.span(), m.lastgroup, m.span(m.lastgroup)) for m in matches]
+
+
 def test_emphasis_pattern_finds_what_the_look_behind_form_found(texts: list[str]) -> None:
-    """``_EMPHASIS`` checks the character before a single star after taking the star (so ``re``
-    can skip to the stars); the matches are those of the form with a leading look-behind."""
+    """``_EMPHASIS`` checks the character before a single star or underscore after taking it,
+    and takes "__" as "_" and an optional "_" (so ``re`` can skip to the marks); the matches and
+    their phrases are those of the form with a leading look-behind."""
     import re
 
     from extractors.abbreviations import _EMPHASIS
@@ -95,7 +101,52 @@ def test_emphasis_pattern_finds_what_the_look_behind_form_found(texts: list[str]
     strings = texts + ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 30))) for _ in range(20000)]
     found = 0
     for t in strings:
-        plain = _spans(old.finditer(t))
-        assert _spans(_EMPHASIS.finditer(t)) == plain, t
+        plain = _emphasis_spans(old.finditer(t))
+        assert _emphasis_spans(_EMPHASIS.finditer(t)) == plain, t
         found += len(plain)
     assert found > 1000
+    assert sum(m.lastgroup == "e" for t in strings for m in _EMPHASIS.finditer(t)) > 100
+
+
+def _mark_pieces(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    pieces = ["_", "__", "___", "*", "a", "A", "1", " ", "\n", ".", "!", "?", ";", ":", "\t", "\u2003", "$", "\\",
+              "{", "}", "^", "x_y", "word", ")", "+", "é", "\r"]
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+
+
+def test_underscore_emphasis_starts_with_its_underscore(texts: list[str]) -> None:
+    """``_UNDERSCORE_EMPHASIS`` takes "__" as "_" and an optional "_" (a literal first, so ``re``
+    skips to the underscores); its matches and their two-mark flag are the grouped form's."""
+    import re
+
+    from extractors.abbreviations import _UNDERSCORE_EMPHASIS
+
+    old = re.compile(r"(?:(?P<two>__)(?<![\w\\$^{_]__)|_(?<![\w\\$^{_]_))(?=[A-Za-z0-9])[^_\n$\\]{1,80}?"
+                     r"(?<=[\w)+])(?(two)__|_)(?![\w$])")
+    found = twos = 0
+    for t in texts + _mark_pieces(13, 20000):
+        plain = [(m.span(), bool(m.group("two"))) for m in old.finditer(t)]
+        assert [(m.span(), bool(m.group("two"))) for m in _UNDERSCORE_EMPHASIS.finditer(t)] == plain, t
+        found += len(plain)
+        twos += sum(two for _s, two in plain)
+    assert found > 50 and twos > 20
+
+
+def test_sentence_end_pattern_is_the_alternation(texts: list[str]) -> None:
+    """``_SENT_END`` (a character class first) finds what ``[.!?;:]\\s|\\n`` finds, also between
+    a start and an end position as :func:`extractors.abbreviations._sentence_before` scans."""
+    import re
+
+    from extractors.abbreviations import _SENT_END
+
+    old = re.compile(r"[.!?;:]\s|\n")
+    rng = random.Random(17)
+    found = 0
+    for t in texts + _mark_pieces(19, 20000):
+        i, j = sorted(rng.randint(0, len(t)) for _ in range(2))
+        for a, b in ((0, len(t)), (i, j)):
+            plain = [m.span() for m in old.finditer(t, a, b)]
+            assert [m.span() for m in _SENT_END.finditer(t, a, b)] == plain, (t, a, b)
+            found += len(plain)
+    assert found > 10000

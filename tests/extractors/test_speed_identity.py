@@ -213,7 +213,7 @@ def test_expand_to_tokens_is_char_span_expand(real_texts) -> None:
     """The concept component's own alignment equals ``doc.char_span(..., "expand")``."""
     from spacy.attrs import IDX
 
-    from extractors.concepts import _expand_to_tokens
+    from extractors.abbreviations import expand_to_tokens as _expand_to_tokens
 
     nlp = make_nlp()
     texts = real_texts[:60] + ["a  b\n\nc ", " x", "GPT-4 (OpenAI)  rocks.\t", "$x$ and  **y**"]
@@ -312,3 +312,57 @@ def test_head_word_ends_from_token_starts(real_texts) -> None:
             assert (starts[s], he) == (doc[s].idx, doc[s].idx + len(doc[s])), (text, s)
             checked += 1
     assert checked > 1000
+
+
+def test_entity_spans_do_not_depend_on_making_spans(real_texts) -> None:
+    """extract_raw's plain mode (``make_spans`` False on the abbreviation, rule and learned
+    components) keeps the spans ``doc.spans`` would hold as (start_char, end_char, label), in
+    their order, with the same per-span info, so the entities read from them are the same."""
+    from extractors.abbreviations import SPANS_KEY as ABBR_KEY
+    from extractors.entities import INFO_KEY, PLAIN_SPANS_KEY, SPANS_KEY, entities_from_doc
+    from extractors.learned import EXTENDED_RULE, PHRASE_RULE, RULE
+
+    nlp = make_nlp()
+    comps = [nlp.get_pipe(n) for n in ("paperkg_abbreviations", "paperkg_entities", "paperkg_concepts")]
+    with_spans = list(nlp.pipe(real_texts))
+    for c in comps:
+        c.make_spans = False
+    try:
+        plain = list(nlp.pipe(real_texts))
+    finally:
+        for c in comps:
+            c.make_spans = True
+    for a, b in zip(with_spans, plain):
+        assert b.user_data[PLAIN_SPANS_KEY][SPANS_KEY] == [(s.start_char, s.end_char, s.label_)
+                                                          for s in a.spans[SPANS_KEY]]
+        assert b.user_data[INFO_KEY] == a.user_data[INFO_KEY]
+        assert entities_from_doc(b) == entities_from_doc(a)
+        assert SPANS_KEY not in b.spans and ABBR_KEY not in b.spans
+    assert sum(len(d.spans[SPANS_KEY]) for d in with_spans) > 1000
+    # the learned component added or changed spans in some documents (its plain path ran)
+    rules = {v[2] for d in plain for v in d.user_data[INFO_KEY].values()}
+    assert rules & {RULE, EXTENDED_RULE, PHRASE_RULE}
+
+
+def test_record_makers_make_the_dataclass_records() -> None:
+    """make_mention / make_entity store their arguments as the dataclasses' own ``__init__`` does:
+    equal records of the same class, still frozen; only for classes whose ``__init__`` does no
+    more than that (no ``__post_init__``, these fields in this order)."""
+    import dataclasses
+
+    from extractors.makers import make_entity, make_mention
+    from kg.records import Entity, Mention
+    from kg.schema import EntityType, Role
+
+    for cls, names in ((Mention, ("start", "end", "text", "rule", "field")),
+                       (Entity, ("type", "name", "role", "aliases", "mentions"))):
+        assert tuple(f.name for f in dataclasses.fields(cls)) == names
+        assert not hasattr(cls, "__post_init__")
+    m = make_mention(3, 7, "BERT", "gazetteer", "title")
+    assert type(m) is Mention and m == Mention(3, 7, "BERT", "gazetteer", "title") and hash(m) == hash(
+        Mention(3, 7, "BERT", "gazetteer", "title"))
+    e = make_entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,))
+    assert type(e) is Entity and e == Entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,))
+    assert e.to_dict() == Entity(EntityType.BENCHMARK, "MNIST", Role.USED, ("mnist",), (m,)).to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.start = 0  # type: ignore[misc]
