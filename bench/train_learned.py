@@ -22,8 +22,8 @@ it. So every model is trained and every threshold chosen out of fold (:func:`tra
   (:func:`fold_counts`).
 
 ``--compare-old`` also trains the old way (examples and thresholds with the shipped gazetteer)
-and prints both side by side, out of fold (all silver, batches 01-60, the other venues 61-80,
-and 61-80 with models trained on 01-60 only) and on the development gold.
+and prints both side by side, out of fold (all silver, batches 01-60, the other venues 61-100,
+and 61-100 with models trained on 01-60 only) and on the development gold.
 
 Data
 ----
@@ -61,7 +61,7 @@ Data
   (F1 and precision higher, proposed P/R not lower); otherwise it ships off (1.01; filter 0),
   trained, for measuring.
 - **Transfer** (:func:`transfer`, ``--transfer``): the component trained on some batches and
-  scored with the whole pipeline on others (batches 01-60 are ICLR 2024 / ICML 2023, 61-80 other
+  scored with the whole pipeline on others (batches 01-60 are ICLR 2024 / ICML 2023, 61-100 other
   venues); in process, with the shipped gazetteer (a figure of the old kind).
 - ``--cv-gold``: leave-one-split-out cross-validation over the development gold splits instead
   of silver (a development aid before enough silver existed; never what is shipped).
@@ -924,10 +924,10 @@ def _tpfpfn(s: dict[str, Any]) -> list[int]:
 # ------------------------------------------------------------------ leak-free training (fold gazetteers)
 #: The other-venue silver batches (01-60 are ICLR 2024 / ICML 2023); the out-of-fold figures of
 #: their abstracts are reported apart as well.
-OTHER_VENUES = range(61, 81)
+OTHER_VENUES = range(61, 101)
 #: Groups the out-of-fold whole-pipeline counts are summed in: every silver abstract, the in-venue
 #: batches and the other venues.
-GROUPS = ("silver", "01-60", "61-80")
+GROUPS = ("silver", "01-60", "61-100")
 #: The least gain of method+benchmark F1, out of fold on the silver batches, an optional decision
 #: (extension, phrases, used-name filter) must bring to ship on (besides better precision and
 #: proposed P/R not worse, there and on the development gold): smaller gains were measured in the
@@ -936,7 +936,7 @@ MIN_GAIN = 0.001
 
 
 def _venue(batch: str) -> str:
-    return "61-80" if int(batch[5:]) in OTHER_VENUES else "01-60"
+    return "61-100" if int(batch[5:]) in OTHER_VENUES else "01-60"
 
 
 def _fingerprint(*parts: bytes, files: Sequence[Path] = ()) -> str:
@@ -1198,7 +1198,7 @@ def train_leak_free(silver: list[dict[str, Any]], args: argparse.Namespace) -> L
             old = L.Model(old.features, old.classes, old.weights, old_th, old.meta)
             shipped = L.load_model()
             # other venues unseen: the models of fold k trained on the in-venue batches (01-60) of the
-            # other folds only; their counts of the fold's batches 61-80 are a transfer figure
+            # other folds only; their counts of the fold's batches 61-100 are a transfer figure
             in_venue = {"new": [x for x in ex["main"] if _venue(b_of[x[2].split()[1]]) == "01-60"],
                         "old": [x for x in old_exs if _venue(b_of[x[2].split()[1]]) == "01-60"]}
             transfer_models = {n: _fold_trained(xs, fold_of, b_of, args.folds, l2=args.l2) for n, xs in in_venue.items()}
@@ -1323,7 +1323,7 @@ def train_leak_free(silver: list[dict[str, Any]], args: argparse.Namespace) -> L
             print(_oof_line(f"OOF {name}" + (" [as shipped]" if name == chosen_name else ""), totals[name]))
     for name in ("new, trained on 01-60", "old, trained on 01-60"):
         if name in totals:
-            print(_oof_line(f"OOF {name}", {"61-80": totals[name]["61-80"]}))
+            print(_oof_line(f"OOF {name}", {"61-100": totals[name]["61-100"]}))
     for name, s in dev.items():
         print(_dev_line(f"dev {name}", s))
     model = _with(model, thresholds=dict(model.thresholds))
@@ -1453,7 +1453,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-extend", action="store_true", help="train no extension model")
     ap.add_argument("--no-phrase", action="store_true", help="train no descriptive phrase model")
     ap.add_argument("--transfer", action="store_true",
-                    help="figures only: train on batches 01-60 and score batches 61-80 (other venues), and "
+                    help="figures only: train on batches 01-60 and score batches 61-100 (other venues), and "
                          "5 folds of 01-60, with the shipped thresholds (extension at 0.8)")
     ap.add_argument("--cv-gold", action="store_true", help="cross-validation over the gold dev splits only")
     ap.add_argument("--choose-on", choices=("silver-cv", "dev"), default="silver-cv",
@@ -1528,7 +1528,7 @@ def main(argv: list[str] | None = None) -> int:
             first = {f"batch{i:02d}" for i in range(1, 61)}
             other = set(batch_of(args.silver).values()) - first
             shipped = L.load_model().thresholds
-            for label, splits in (("other venues (61-80), trained on 01-60", [(first, other)]),
+            for label, splits in (("other venues (61-100), trained on 01-60", [(first, other)]),
                                   ("ICLR/ICML (01-60), 5 folds",
                                    [(first - set(sorted(first)[k::5]), set(sorted(first)[k::5])) for k in range(5)])):
                 for name, c in transfer(silver, exs, ext_exs, splits, thresholds=shipped, extend=0.8,
