@@ -2450,7 +2450,7 @@ class EntityRecognizer:
             if label is not None:
                 typed.add(k)
                 info[k]["labels"][label] = 100
-            elif words and (_BENCH_GLUED_END.search(words[-1]) or _BENCH_NAME_TAIL.search(words[-1])):
+            elif words and _BENCH_GLUED_END.search(words[-1]):
                 shaped.append(k)
         for k in shaped:
             if k not in typed:
@@ -3112,15 +3112,13 @@ _DEF_APPOS = re.compile(r"[\"”'*}_]*\s*(?:\([^()\n]{1,120}\)\s*)?(?:,|:|--|—
 _DEF_HEAD_AFTER = re.compile(r"[\"”'*}_]*\s+(?P<head>[\w-]+)(?=\s*[,.;:()]|\s+(?:that|which|to|for|with|of|in|on|from|and|"
                              r"where|by|is|are|was|comprising|consisting|containing|covering|built|designed|based|"
                              r"tailored|called|named)\b)")
-#: a benchmark word glued to the end of a coined name, with an optional size or version after it
-#: ("EvidenceBench-100k", "FedHPO-Bench", "UnStereoEval", "TruthfulQA"); "QA" only after a lower-case
-#: letter ("NS-VQA", "Concept-QA" and "GQA" are methods)
+#: a benchmark or data word glued to the end of a coined name, with an optional size or version
+#: after it ("EvidenceBench-100k", "FedHPO-Bench", "UnStereoEval", "TruthfulQA", "CodeDatasets"; not
+#: "Bench" alone); "QA" only after a lower-case letter ("NS-VQA", "Concept-QA" and "GQA" are methods)
 _BENCH_GLUED_END = re.compile(r"(?<=[A-Za-z0-9])-?(?:Bench|bench|Benchmark|Eval)(?:-[\w.]+)?$"
-                              r"|(?<=[a-z])QA(?:-[\w.]+)?$")
+                              r"|(?<=[a-z])QA(?:-[\w.]+)?$"
+                              r"|(?<=[a-z0-9-])(?:Benchmark|Bench|Dataset|Corpus|Arena|Testbed)s?(?:-[\w.]+)?$")
 _BENCH_NAME_END = re.compile(r"(?:Benchmark|Dataset|Corpus|Corpora|Bench|Suite|Arena|Challenge|Leaderboard|Testbed)s?")
-# a coined word that ends in a data head, glued after a lower-case letter or digit or a hyphen, with
-# an optional size or version ("EvidenceBench", "FedHPO-Bench", "MathBench-100k"; not "Bench" alone)
-_BENCH_NAME_TAIL = re.compile(r"(?<=[a-z0-9-])(?:Benchmark|Bench|Dataset|Corpus|Arena|Testbed)s?(?:-[\w.]+)?$")
 # "X, a comprehensive resource containing 16k queries": a resource the paper gives is data
 _DEF_HEAD_WORDS = rf"{_METHOD_HEADS}|{_BENCH_HEADS}|environments?|evaluation|platform|methodology|resource|resources"
 _DEF_ITEMS = r"(?:``|[\"“'‘*_{]+)?(?:[\w-]+[\"”'*}_]*(?:\s*,\s*(?:and\s+)?|\s+and\s+))*$"
