@@ -50,7 +50,7 @@ TYPES = ("method", "benchmark")
 #: Splits that were reported and are now development data; ``all`` scores them together.
 DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10",
               "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20",
-              "test21", "ood3", "ood4")
+              "test21", "ood3", "ood4", "ood5")
 #: The held-out splits not yet reported: scored as figures, never listed error by error;
 #: ``held-out`` scores them together. test6+test7 were held out first (reported at 1.7.0),
 #: then test8+test9 (reported at 1.8.0), test10+test11 (1.9.0), test12+test13 (1.10.0),
@@ -63,8 +63,10 @@ DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7
 #: other venues). With the in-domain pool used up, the held-out split is out of domain from now on:
 #: ood4 (30 each of the four other venues, drawn by ``sample.choose_ood_late`` after ood3 at the
 #: start of the thirteenth session), reported at 1.16.0 and development data from the sixteenth
-#: session; then ood5 (30 each, drawn after ood4 at the start of the sixteenth session).
-HELD_OUT: tuple[str, ...] = ("ood5",)
+#: session; then ood5 (30 each, drawn after ood4 at the start of the sixteenth session), reported
+#: at 1.17.0 and development data from the seventeenth session; then ood6 (30 each, drawn after
+#: ood5 and the later other-venue silver batches at the start of the seventeenth session).
+HELD_OUT: tuple[str, ...] = ("ood6",)
 #: A pair drawn for after HELD_OUT (``tests/gold/README.md``): not scored at all until HELD_OUT
 #: has been reported and these become HELD_OUT, so no figure on them can steer a round. Empty
 #: until the next draw (which must avoid the silver batches too).

@@ -118,6 +118,11 @@ OOD4_PER_SOURCE = 30
 #: reported at 1.16.0 and became development data): 30 of each venue, drawn after ood4.
 OOD5_SEED = "20240531:ood5"
 OOD5_PER_SOURCE = 30
+#: The sixth out-of-domain split ``ood6``, the held-out split from the seventeenth session (ood5
+#: was reported at 1.17.0 and became development data): 30 of each venue, drawn after ood5 and
+#: avoiding the later other-venue silver batches (``silver/draw.py``'s ``draw_other_late``).
+OOD6_SEED = "20240531:ood6"
+OOD6_PER_SOURCE = 30
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -236,24 +241,44 @@ def choose_ood(data: Path) -> list[tuple[str, str, str]]:
     return rows
 
 
-def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` ... ``ood5``:
-    ``OOD2_PER_SOURCE`` (``OOD3_PER_SOURCE``) ids of each of ``OOD_SOURCES`` that neither ``ood1``,
-    the other-venue silver batches (``silver/draw.py``'s ``draw_other``) nor an earlier split here
-    hold, one seeded generator per split and source. A separate function, because ``draw_other``
-    avoids ``choose_ood``: adding splits there would reshuffle the silver batches. ood3 was
-    appended in the twelfth session, ood4 in the thirteenth and ood5 in the sixteenth; each is drawn after the earlier ones
-    from the same pool, so they are unchanged. A split appended after ood5 must also avoid the later
-    other-venue silver batches (``silver/draw.py``'s ``draw_other_late``, batch81-batch100), which
-    were drawn avoiding ood2-ood5."""
+def choose_ood_before_late_silver(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for the out-of-domain splits ``ood2`` ... ``ood5``, the ones
+    drawn before the later other-venue silver batches: ``OOD2_PER_SOURCE`` (``OOD3_PER_SOURCE``,
+    ...) ids of each of ``OOD_SOURCES`` that neither ``ood1``, the other-venue silver batches
+    (``silver/draw.py``'s ``draw_other``) nor an earlier split here hold, one seeded generator per
+    split and source. A separate function, because ``draw_other`` avoids ``choose_ood``: adding
+    splits there would reshuffle the silver batches. ood3 was appended in the twelfth session,
+    ood4 in the thirteenth and ood5 in the sixteenth; each is drawn after the earlier ones from
+    the same pool, so they are unchanged. ``draw_other_late`` avoids exactly these splits."""
     silver = _silver_draw()
     taken = {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}
+    return _draw_ood_splits(data, taken, (("ood2", OOD2_SEED, OOD2_PER_SOURCE),
+                                          ("ood3", OOD3_SEED, OOD3_PER_SOURCE),
+                                          ("ood4", OOD4_SEED, OOD4_PER_SOURCE),
+                                          ("ood5", OOD5_SEED, OOD5_PER_SOURCE)))
+
+
+def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
+    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` ... ``ood6``:
+    those of :func:`choose_ood_before_late_silver`, then ``ood6`` (seventeenth session), which also
+    avoids the later other-venue silver batches (``silver/draw.py``'s ``draw_other_late``,
+    batch81-batch100). A split appended after ood6 goes here too, after ood6."""
+    silver = _silver_draw()
+    rows = choose_ood_before_late_silver(data)
+    taken = {rec_id for _, _, rec_id in rows}
+    taken |= {rec_id for _, _, rec_id in choose_ood(data)}
+    taken |= {rec_id for _, rec_id in silver.draw_other(data)}
+    taken |= {rec_id for _, rec_id in silver.draw_other_late(data)}
+    return rows + _draw_ood_splits(data, taken, (("ood6", OOD6_SEED, OOD6_PER_SOURCE),))
+
+
+def _draw_ood_splits(data: Path, taken: set[str], splits) -> list[tuple[str, str, str]]:
+    """Draw each ``(split, seed, per_source)`` in turn from the ``OOD_SOURCES`` ids not in
+    ``taken``, one seeded generator per split and source; each split avoids the ones before it."""
+    taken = set(taken)
     rows = []
-    for split, seed, per_source in (("ood2", OOD2_SEED, OOD2_PER_SOURCE),
-                                    ("ood3", OOD3_SEED, OOD3_PER_SOURCE),
-                                    ("ood4", OOD4_SEED, OOD4_PER_SOURCE),
-                                    ("ood5", OOD5_SEED, OOD5_PER_SOURCE)):
+    for split, seed, per_source in splits:
         drawn_here = []
         for source in OOD_SOURCES:
             ids = [i for i in read_ids(data / "confpapers" / "jsonl" / source) if i not in taken]

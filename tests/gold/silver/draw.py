@@ -48,8 +48,9 @@ LATE_SEED = "20240531:silver-other-late"
 #: COLM 2025 had 128 abstracts left after ood5, COLM 2024 139: the counts leave 68 and 39.
 LATE_PER_SOURCE = {"neurips2018.jsonl": 200, "icml2019.jsonl": 200, "ijcai2024.jsonl": 240,
                    "colm2024.jsonl": 100, "colm2025.jsonl": 60}
-#: The out-of-domain gold splits drawn before the later batches (``sample.choose_ood_late``): a
-#: split appended there later must avoid the later batches, not the other way round.
+#: The out-of-domain gold splits drawn before the later batches
+#: (``sample.choose_ood_before_late_silver``): a split drawn later (``ood6`` on, in
+#: ``sample.choose_ood_late``) avoids the later batches, not the other way round.
 LATE_AVOIDS = ("ood2", "ood3", "ood4", "ood5")
 
 
@@ -103,7 +104,8 @@ def draw_other_late(data: Path, sample=None) -> list[tuple[str, str]]:
     :func:`draw_other` hold, one seeded generator per source, then shuffled together."""
     sample = sample or _sample_module()
     held = {rec_id for _, _, rec_id in sample.choose_ood(data)}
-    held |= {rec_id for split, _, rec_id in sample.choose_ood_late(data) if split in LATE_AVOIDS}
+    held |= {rec_id for split, _, rec_id in sample.choose_ood_before_late_silver(data)
+             if split in LATE_AVOIDS}
     held |= {rec_id for _, rec_id in draw_other(data, sample)}
     chosen = []
     for source in OTHER_SOURCES:
