@@ -399,7 +399,16 @@ _VERSION_AFTER = re.compile(
 # Argoverse 2"; a one-digit version only before a list separator or a data head noun
 _BENCH_VERSION = re.compile(
     r" (?:(?:19|20)\d\d(?:-\d+[kK])?|\d{2,3}x\d{2,3}|v\d+(?:\.\d+)?)(?![\w'-]|\.\d)"
-    r"| [1-9](?=\s*[,;)]|\s+(?:and|or)\s|\s+(?:[a-z]+\s+)?(?:benchmarks?|datasets?|splits?)\b)")
+    r"| [1-9](?=\s*[,;)]|\s+(?:and|or)\s|\s+(?:[a-z]+\s+)?(?:benchmarks?|datasets?|splits?)\b)"
+    r"| (?:V\d{1,2}|\d\.\d)(?=/\d|\s*[,;)]|\.(?!\d)|\s+(?:and|or)\s|\s+(?:[a-z-]+\s+)?(?:benchmarks?|datasets?|splits?)\b)")
+# a version written as a decimal ("2.0") or with a v ("V2", "v1.5") right after a known model that
+# _VERSION_AFTER leaves (a lower-case or digit-final name, "data2vec 2.0", "wav2vec 2.0"; a v-form,
+# "Swin V2"; a version before a slash, "Claude 2.0/2.1"); the gold and silver labels write such a
+# version inside the name (GUIDELINES). One digit before the point: "FID 1.73", "5.5 times" are no versions
+_NAMED_VERSION = re.compile(
+    r" (?P<v>[vV]\d{1,2}(?:\.\d)?|\d\.\d)(?![\w%$'-]|\.\d)"
+    r"(?=[,;:)]|/\d|\.|$|\s+(?!(?:times|layers|epochs|steps|hours|days|tokens|points|percent|orders|out|of|x)\b)"
+    r"(?:[a-z(]|and\s|or\s))")
 # a decimal version right after a coined name the authors propose is part of it ("EigenPro 3.0, an
 # algorithm", "Foo v2.1.") when the phrase ends there
 _DECIMAL_VERSION = re.compile(r" (?P<v>v?\d{1,2}\.\d{1,2})(?=[,;:)]|\.(?!\d)|$|\s+(?:which|that|is|for)\b)")
@@ -1954,6 +1963,10 @@ class EntityRecognizer:
                 vm = _VERSION_AFTER.match(text, ce)
                 if vm is not None:
                     ce = vm.end("v")  # "PaLM 2", "Gemini 1.5": the version is part of the name (GUIDELINES)
+            if label == METHOD and ce == match_end:
+                vm = _NAMED_VERSION.match(text, ce)
+                if vm is not None:
+                    ce = vm.end("v")  # "data2vec 2.0", "Swin V2", "Claude 2.0/2.1"
             canonical = _canonical(gaz, surface) if text[cs:ce] == surface else None
             if trimmed_name is not None and text[cs:ce] == surface:
                 canonical = trimmed_name

@@ -36,3 +36,28 @@ def test_a_name_forming_modifier_extends_a_known_method(extract, text: str, vari
 ])
 def test_other_words_before_a_known_method_leave_it(extract, text: str, name: str) -> None:
     assert name in _spans(extract, text)
+
+
+# ------------------------------------------------------------------ a version after a known name
+@pytest.mark.parametrize("text, name, short", [
+    ("Our speech encoder is initialised from wav2vec 2.0 and trained for a day.", "wav2vec 2.0", "wav2vec"),
+    ("We pretrain the audio branch like data2vec 2.0 does for images.", "data2vec 2.0", "data2vec"),
+    ("The backbones include ConvNet, ViT and Swin V2.", "Swin V2", "Swin"),
+    ("We query Claude 2.0/2.1 and GPT-4 with the same prompts.", "Claude 2.0", "Claude"),
+])
+def test_a_version_after_a_known_method_is_part_of_its_name(extract, text: str, name: str, short: str) -> None:
+    spans = _spans(extract, text)
+    assert name in spans and short not in spans
+
+
+def test_a_decimal_version_after_a_known_benchmark_is_part_of_its_name(extract) -> None:
+    spans = _spans(extract, "Recovery rates rise on CATH 4.2/4.3 single-chain benchmarks and on TS50.")
+    assert "CATH 4.2" in spans and "CATH" not in spans
+
+
+@pytest.mark.parametrize("text, name", [
+    ("With ResNeXt 5.5 times fewer steps are needed.", "ResNeXt"),  # a factor, not a version
+    ("Samples from data2vec 12.5 percent of the time are kept.", "data2vec"),
+])
+def test_a_number_that_is_no_version_stays_out(extract, text: str, name: str) -> None:
+    assert name in _spans(extract, text)
