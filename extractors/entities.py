@@ -356,6 +356,14 @@ _PHENOMENON_WORD = re.compile(r"\b(?:bias|biases|collapse|shift|gap|trap|dilemma
 _PHENOMENON_NAMES = frozenset(("curse", "curses", "paradox", "paradoxes", "effect", "effects", "hypothesis",
                                "hypotheses", "law", "laws", "bias", "illusion", "phenomenon", "phenomena",
                                "dilemma", "conjecture", "fallacy"))
+# a possessive eponym with an algorithm head names one established procedure ("Oja's algorithm",
+# "Laplace's method", "Jeffrey's rule", "Nesterov's acceleration", "Hutchinson's trace estimator"):
+# dev gold and silver label all of its ~20 occurrences, the possessive of a result ("Tweedie's
+# formula", "Fano's inequality", "Stein's identity", "Goodhart's law", "Bayes' rule") none of ~30
+_EPONYM = re.compile(
+    r"(?<![\w'’.-])(?P<who>[A-Z][a-z]{2,}(?:-[A-Z][a-z]{2,})?)['’]s\s+"
+    r"(?:(?!(?:most|own|new|novel|proposed|original|main|key|first|best|same|other|simple|update|and|or|of|the|a|an)\b)"
+    r"[a-z][a-z-]*\s+){0,3}?(?:algorithms?|methods?|rules?|acceleration|estimators?|momentum)\b")
 # a possessive right before a name: "NVIDIA's", "the authors’"
 _POSSESSIVE_BEFORE = re.compile(r"\w['’]s?\s+(?:[$\\{]|\\\w+\{|\*)*$")
 # "Long Form (LF)" inside one emphasis
@@ -1886,6 +1894,15 @@ class EntityRecognizer:
             elif _BENCH_SUFFIX.fullmatch(tok) and tok not in untyped_shorts:
                 # ("Long-Form Question Answering (LFQA)": a task's acronym, not a QA dataset)
                 add(cs, ce, BENCHMARK, USED, "bench_suffix", 1)
+
+        if "'s " in ct or "’s " in ct:
+            for m in _EPONYM.finditer(ct):
+                who = m.group("who")
+                known = gaz.lookup(who)
+                if gaz.is_common_word(who) or known is not None and known.type != "method" or who == "Bayes" \
+                        or re.search(rf"(?<![\w'’-]){who}(?!['’\w-])", ct) is not None:
+                    continue  # ("Today's ...", "Motif's method": a word or the paper's own system, not a person)
+                out.append(_Cand(*view.span_to_orig(m.start(), m.end()), METHOD, USED, "eponym", None, 1))
 
         # gazetteer
         # an acronym this abstract defines otherwise is not the gazetteer's ("SDS" = switching dynamical systems)

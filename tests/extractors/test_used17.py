@@ -1,0 +1,54 @@
+"""Session-17 used names: a possessive eponym with an algorithm head is one established method
+("Oja's algorithm", "Laplace's method"), the possessive of a result is not ("Fano's inequality"),
+and the curated list no longer lists Tweedie's formula (a result the annotators never label).
+
+Every sentence is written for this test; none is copied from an abstract.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.gazetteer import entity_key
+
+
+def _found(entities) -> set[tuple[str, str, str]]:
+    return {(e.type.value, e.role.value, entity_key(m.text)) for e in entities for m in e.mentions}
+
+
+def _texts(entities) -> set[str]:
+    return {m.text for e in entities for m in e.mentions}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("The sketch is refreshed by Oja's algorithm after every batch of points.", "Oja's algorithm"),
+    ("The marginal is approximated with Laplace's method around the mode.", "Laplace's method"),
+    ("Beliefs are revised by Jeffrey's rule when the evidence is uncertain.", "Jeffrey's rule"),
+    ("Both solvers gain a Nesterov's acceleration step on the primal block.", "Nesterov's acceleration"),
+    ("The trace term is replaced by Hutchinson’s trace estimator with two probes.",
+     "Hutchinson’s trace estimator"),
+    ("Coordinate descent and Newton's methods are covered by one analysis.", "Newton's methods"),
+])
+def test_possessive_eponym_with_algorithm_head_is_a_used_method(extract, text, name):
+    assert ("method", "used", entity_key(name)) in _found(extract(text))
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("The lower bound follows from Fano's inequality over a packing.", "Fano's inequality"),
+    ("The score is linked to the posterior mean by Stein's identity in one line.", "Stein's identity"),
+    ("Proxy rewards drift apart as predicted by Goodhart's law in every run.", "Goodhart's law"),
+    ("Today's most effective pruning method keeps the largest weights.", "Today's most effective pruning method"),
+    ("We introduce Gryphon, a planner. Gryphon's method beats every baseline.", "Gryphon's method"),
+])
+def test_possessive_of_a_result_a_word_or_the_papers_own_system_is_not_an_eponym(extract, text, phrase):
+    assert phrase not in _texts(extract(text))
+
+
+def _curated() -> list[dict]:
+    from extractors.build_gazetteer import DATA, _read_lines, curated_entries
+
+    return curated_entries(_read_lines(DATA / "curated.tsv"))
+
+
+def test_curated_list_has_no_tweedie_formula():
+    assert not any("Tweedie" in f for e in _curated() for f in (e["name"], *e.get("aliases", ())))
