@@ -373,6 +373,9 @@ _PARTICIPLE = re.compile(r"[a-z](?:ed|en)$")
 # pattern built and looked up in re's cache per call cost more than its match
 _NONE_APPOSITIVE = re.compile(r"\s*(?:\([^()]{1,20}\)\s*)?(?:,|:|--|—|–|-)\s*(?:a|an|the)\s+((?:[\w-]+\s+){0,4}?)"
                               rf"(language models?|{_NONE_HEADS}|{_METHOD_HEADS}|{_BENCH_HEADS})\b(?!-)", re.IGNORECASE)
+# a number format or a quantization bit-width configuration ("FP32", "BF16", "INT4", "MXFP4",
+# "W4A16") names a precision, not a method: dev gold and silver label 0 of 34 occurrences
+_NUMBER_FORMAT = re.compile(r"(?:U?INT|MXFP|FP|BF|TF|NF)\d{1,2}s?|W\d{1,2}A\d{1,2}", re.IGNORECASE)
 _SENTENCE_START_BEFORE = re.compile(r"[.!?\n]\s*$|^\s*$")
 _SPACE_OR_HYPHEN = re.compile(r"[\s-]+")
 # a name given to a new metric: "an automatic metric, X, that", "a novel measure called X"
@@ -694,7 +697,7 @@ _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
 _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
-    r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
+    r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index|privacy)$",
     re.IGNORECASE)
 _OUR_NAME = re.compile(rf"[Oo]ur\s+(?:(?:proposed|new|novel)\s+)?(?P<name>{_NAME})")
 # "our new model CLiMA, which", "our proposed JAW-FCS method", "Our proposed method, X, introduces",
@@ -1003,7 +1006,7 @@ class EntityRecognizer:
         if t[0].islower() and (" " not in t and not _CAMEL.search(t) and not _LOWER_PREFIX_NAME.match(t)
                                or "-to-" in t):
             return False  # "text-to-3D" names a task
-        if _LATEX.search(t) or _LONG_CAPS.search(t):
+        if _LATEX.search(t) or _LONG_CAPS.search(t) or _NUMBER_FORMAT.fullmatch(t):
             return False
         if _ODD_CASE.fullmatch(t) and self.gazetteer.is_common_word(t) and t.lower() not in self.gazetteer.metrics:
             return True  # an English word spelt in a case of its own is coined ("MODeL", "STaR", "ZeRO")

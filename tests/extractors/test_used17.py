@@ -1,6 +1,8 @@
 """Session-17 used names: a possessive eponym with an algorithm head is one established method
-("Oja's algorithm", "Laplace's method"), the possessive of a result is not ("Fano's inequality"),
-and the curated list no longer lists Tweedie's formula (a result the annotators never label).
+("Oja's algorithm", "Laplace's method"), the possessive of a result is not ("Fano's inequality");
+number formats ("FP32", "INT4", "W4A16") and privacy notions ("Renyi Differential Privacy") are
+never methods; the curated list no longer lists Tweedie's formula (a result the annotators never
+label).
 
 Every sentence is written for this test; none is copied from an abstract.
 """
@@ -42,6 +44,21 @@ def test_possessive_eponym_with_algorithm_head_is_a_used_method(extract, text, n
 ])
 def test_possessive_of_a_result_a_word_or_the_papers_own_system_is_not_an_eponym(extract, text, phrase):
     assert phrase not in _texts(extract(text))
+
+
+@pytest.mark.parametrize("text, fmt", [
+    ("Training in FP32 is slow, so we avoid costly FP32 multiplications in the kernels.", "FP32"),
+    ("We explore the feasibility of INT4 weights. Our INT4 pipeline is twice as fast.", "INT4"),
+    ("Lossless quantization is reached with W8A8 and compared with W4A16 settings.", "W4A16"),
+    ("Activations are stored in BF16 compared with the FP16 baseline.", "FP16"),
+])
+def test_number_formats_are_not_methods(extract, text, fmt):
+    assert fmt not in _texts(extract(text))
+
+
+def test_a_privacy_notion_is_not_a_method(extract):
+    text = "We study amplification by subsampling under the Renyi Differential Privacy framework."
+    assert not any(t.endswith("Privacy") for t in _texts(extract(text)))
 
 
 def _curated() -> list[dict]:
