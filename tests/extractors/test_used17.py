@@ -1,8 +1,8 @@
 """Session-17 used names: a possessive eponym with an algorithm head is one established method
 ("Oja's algorithm", "Laplace's method"), the possessive of a result is not ("Fano's inequality");
 number formats ("FP32", "INT4", "W4A16") and privacy notions ("Renyi Differential Privacy") are
-never methods; the curated list no longer lists Tweedie's formula (a result the annotators never
-label).
+never methods; the curated list spells Best-of-N in lower case too and no longer lists Tweedie's
+formula (a result the annotators never label).
 
 Every sentence is written for this test; none is copied from an abstract.
 """
@@ -65,6 +65,11 @@ def _curated() -> list[dict]:
     from extractors.build_gazetteer import DATA, _read_lines, curated_entries
 
     return curated_entries(_read_lines(DATA / "curated.tsv"))
+
+
+def test_curated_best_of_n_has_its_lower_case_spellings():
+    forms = {f for e in _curated() if e["name"] == "Best-of-N" for f in (e["name"], *e.get("aliases", ()))}
+    assert {"best-of-n", "best-of-N"} <= forms
 
 
 def test_curated_list_has_no_tweedie_formula():
