@@ -74,3 +74,19 @@ def test_curated_best_of_n_has_its_lower_case_spellings():
 
 def test_curated_list_has_no_tweedie_formula():
     assert not any("Tweedie" in f for e in _curated() for f in (e["name"], *e.get("aliases", ())))
+
+
+@pytest.mark.parametrize("text, kind, name", [
+    ("At equal sparsity we compare pruning rules such as SNIP, SYNFLOW and GRASPY.", "method", "GRASPY"),
+    ("We also report results on AudioSet, ESC-50, and SPC-7, with a shorter schedule.", "benchmark", "SPC-7"),
+    ("Finite-sum solvers such as SAGA, SAGX and SDCA converge linearly here.", "method", "SAGX"),
+])
+def test_coined_name_next_to_a_known_one_in_a_list_is_the_same_kind(extract, text, kind, name):
+    assert (kind, "used", entity_key(name)) in _found(extract(text))
+
+
+def test_list_sibling_skips_an_acronym_the_abstract_defines(extract):
+    text = ("Supervised fine-tuning (SFT) is cheap. Our recipe mixes PPO and SFT in every round of "
+            "training.")
+    assert "SFT" not in _texts(extract(text))
+
