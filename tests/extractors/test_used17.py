@@ -90,3 +90,7 @@ def test_list_sibling_skips_an_acronym_the_abstract_defines(extract):
             "training.")
     assert "SFT" not in _texts(extract(text))
 
+
+@pytest.mark.parametrize("kind, name", [("benchmark", "PRW"), ("benchmark", "AmbigDocs"), ("method", "delta rule")])
+def test_curated_lists_names_the_annotators_always_label(kind, name):
+    assert any(e["type"] == kind and e["name"] == name for e in _curated())
