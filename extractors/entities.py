@@ -279,8 +279,8 @@ _AFTER_VERB = re.compile(
 _AFTER_VERB_HEAD = re.compile(
     rf"\s+(?:a|an|the|our|two|three|four)\s+(?:(?!(?:that|which|who)\s)[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
-    rf"\s*\(\s*|\s*:\s*|\s*,\s*|\s+[-–—]\s+|\s*--\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)–—]|\s+-|\s+(?-i:which|that|to|for|with|"
-    rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s])",
+    rf"\s*\(\s*|\s*:\s*|\s*,\s*|\s+[-–—]\s+|\s*--\s*|—(?=[A-Z]))(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)–—]|\s+-|\s+(?-i:which|that|to|for|with|"
+    rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s—])",
     re.IGNORECASE,
 )
 # "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
@@ -296,6 +296,14 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     rf"(?P<name>(?-i:[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+\s[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+(?![\w-]))|{_NAME})"
     rf"(?=\s*(?:[,.;:(]|which|that|whose|to|for|with|via|using|(?:based|built|designed|inspired)\s|"
     rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
+    re.IGNORECASE,
+)
+# "we propose a novel method Hyperbolic Disk Embeddings to ...": a Title-Case name of two or more
+# words right after the head noun, no comma, ending the noun phrase
+_AFTER_VERB_HEAD_TITLE = re.compile(
+    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
+    rf"(?P<name>(?-i:{_TITLE_PHRASE}))"
+    rf"(?=\s*(?:[,.;:(]|$)|\s+(?-i:which|that|whose|to|for|with|via|using|based|built|designed|inspired)\b)",
     re.IGNORECASE,
 )
 # "we design computationally efficient algorithms X and Y, which ...": a plural head without an
@@ -415,6 +423,16 @@ _KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(
 # proposal's head noun and its short complement (a name there, even one ending like a paradigm)
 _HEAD_PP_APPOSITION = re.compile(rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS})\s+(?:for|of)\s+"
                                  r"(?:(?!(?:that|which|who|using|based)\s)[\w-]+\s+){0,4}?[\w-]+\s*,\s*", re.IGNORECASE)
+# Round 17: "we derive a novel, deterministic-sampling flavor of the VAE, the Unscented Autoencoder (UAE)":
+# the long form in apposition to a new thing the proposal describes (no clause between)
+_NOVEL_DESC_APPOSITION = re.compile(
+    r"\s+(?:a|an)\s+(?:novel|new)\b(?:(?!\s(?:that|which|who|whose|using|based|where|to|by|than|and)\s)[^.;:()\[\]]){0,80}?"
+    r",\s*(?:the\s+)?", re.IGNORECASE)
+# "we introduce a multi-objective version of PBT, MO-PBT": a coined name in apposition to a version of
+# another method
+_VERSION_APPOSITION = re.compile(
+    rf"\s+(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?(?:version|variant|extension|generali[sz]ation)\s+of\s+(?:the\s+)?"
+    rf"[\w-]+(?:\s+[\w-]+){{0,2}}?\s*,\s*(?:called\s+|named\s+|dubbed\s+)?(?P<name>{_NAME})(?=\s*[,.;:(]|\s+(?:which|that)\b)")
 # "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
 _NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
 # Round 11: a definition that opens an item of a list of the parts of the paper's own system
@@ -1178,6 +1196,13 @@ class EntityRecognizer:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
                 known_proposals[entity_key(hb.group("name"))].add("novelty")
+            va = _VERSION_APPOSITION.match(ct, pend, min(len(ct), pend + 160))
+            if va and self.is_name(va.group("name")) and gaz.lookup(va.group("name")) is None:
+                add(va.start("name"), va.end("name"), METHOD, PROPOSED, "propose_head", 5)
+            ht = _AFTER_VERB_HEAD_TITLE.match(ct, pend) if hb is None else None
+            if ht and gaz.lookup(ht.group("name")) is None:
+                add(ht.start("name"), ht.end("name"), _head_label(ht.group("head")) or METHOD, PROPOSED,
+                    "propose_head", 5, loose=True)
             pl = _AFTER_VERB_PLURAL_LIST.match(ct, pend, min(len(ct), pend + 160))
             if pl and self.is_name(pl.group("name")) and gaz.lookup(pl.group("name")) is None:
                 # "we design ... efficient algorithms DouExpDes and C-DouExpDes, which ...": no article
@@ -1471,6 +1496,9 @@ class EntityRecognizer:
             if not proposed and pe is not None and d.long_start - pe <= 120 \
                     and _HEAD_PP_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
                 proposed = True  # "we design a new algorithm for ILFO, Forward Adversarial Imitation Learning (FAIL)"
+            if not proposed and pe is not None and d.long_start - pe <= 140 and title_case \
+                    and _NOVEL_DESC_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
+                proposed = True  # "we derive a novel flavor of the VAE, the Unscented Autoencoder (UAE)"
             if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
                 proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
             if not proposed and _component_of_own(text, d.long_start, own_keys):
