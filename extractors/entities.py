@@ -1566,6 +1566,10 @@ class EntityRecognizer:
             # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
             direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
                                                           or _NEURAL_EQUATION.search(d.long) is not None)
+            if not proposed and label is not None and title_case and _part_of_own(text, d.long_start, own_keys):
+                # "SEAS introduces a Foreground Modulation Network (FMN) to compute ...": a part the
+                # paper's own system adds (only the role: what the name is, the rules above decide)
+                proposed = True
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long) \
                     and (direct_ok or not (_NOT_METHOD_LONG.search(d.long) or _PARADIGM_END.search(d.long))):
@@ -1602,6 +1606,8 @@ class EntityRecognizer:
                             known_proposals[entity_key(form)].add("head_apposition")
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
+            if role == PROPOSED:
+                own_keys.update((entity_key(_strip_markup(d.long)), entity_key(_strip_markup(d.short))))
 
         # emphasised names: coined names anywhere, descriptive phrases right after a proposal verb
         skipped_end = -1
@@ -3334,6 +3340,36 @@ def _component_of_own(text: str, pos: int, own_keys: set[str]) -> bool:
         return False
     return _OWN_SUBJECT.search(subject) is not None \
         or any(entity_key(w.strip(",.:;()*")) in own_keys for w in subject.split())
+
+
+# Round 17: the paper's own system as the subject of a verb that adds a part ("SEAS introduces a
+# Foreground Modulation Network (FMN)"; not a verb of use: "FedDB utilizes the Average Prediction
+# Probability (APP) to ..." names a quantity the method uses, as "X employs HSIC" names others' tool)
+_OWN_PART_VERB = re.compile(
+    r"(?P<subj>[\w-]+)(?:['’]s)?\s+(?:(?:also|further|then|additionally|first|next|finally|\w+ly)\s+)?"
+    r"(?:introduces|designs|develops|proposes|presents|incorporates|includes|contains|features|integrates|"
+    r"devises|builds|constructs|adds)\s+"
+    r"(?P<gap>[\w\s,-]{0,60})$")
+_OWN_HEAD_SUBJECT = re.compile(rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+(?:[\w-]+\s+){{0,2}}?(?:{_METHOD_HEADS})\s+$")
+
+
+def _part_of_own(text: str, pos: int, own_keys: set[str]) -> bool:
+    """Does a long form at ``pos`` name a part the paper's own system adds?
+
+    In its sentence (at most 200 characters back) the long form is the object of a verb such as
+    "introduces", "designs" or "incorporates" (a few modifiers between) whose subject is one of the
+    names proposed so far ("SEAS introduces a Foreground Modulation Network (FMN)") or "our / the
+    proposed <head>" ("our model incorporates a Gated Memory Unit (GMU)")."""
+    lo = max(0, pos - 200)
+    k = max(text.rfind(". ", lo, pos), text.rfind("\n", lo, pos))
+    ss = k + 1 if k >= 0 else lo
+    m = _OWN_PART_VERB.search(text, ss, pos)
+    if m is None or not _only_modifiers(m.group("gap")) or _OTHERS_SUBJECT.search(text, ss, m.start()):
+        return False
+    if entity_key(m.group("subj")) in own_keys:
+        return True
+    return _OWN_HEAD_SUBJECT.search(text, ss, m.start("subj")) is not None \
+        or _OWN_HEAD_SUBJECT.search(text[ss:m.end("subj")] + " ") is not None
 
 
 def _only_modifiers(gap: str) -> bool:
