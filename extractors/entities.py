@@ -279,8 +279,8 @@ _AFTER_VERB = re.compile(
 _AFTER_VERB_HEAD = re.compile(
     rf"\s+(?:a|an|the|our|two|three|four)\s+(?:(?!(?:that|which|who)\s)[\w\"“”'’-]+\s+){{0,6}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})"
     rf"(?:\s*,\s*(?:called|dubbed|named|termed|coined)?\s*|\s+(?:called|dubbed|named|termed|coined)\s+|"
-    rf"\s*\(\s*|\s*:\s*|\s*,\s*|\s+[-–—]\s+|\s*--\s*)(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)–—]|\s+-|\s+(?-i:which|that|to|for|with|"
-    rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s])",
+    rf"\s*\(\s*|\s*:\s*|\s*,\s*|\s+[-–—]\s+|\s*--\s*|—(?=[A-Z]))(?P<name>(?-i:{_TITLE_PHRASE})(?=\s*[,.;:)–—]|\s+-|\s+(?-i:which|that|to|for|with|"
+    rf"consisting|comprising|containing|covering|spanning|including)\b)|{_NAME})(?=\s*[,.;:)\s—])",
     re.IGNORECASE,
 )
 # "we propose a training-free ControlVideo to produce ...": lower-case modifiers, then a coined name
@@ -296,6 +296,14 @@ _AFTER_VERB_HEAD_BARE = re.compile(
     rf"(?P<name>(?-i:[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+\s[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+(?![\w-]))|{_NAME})"
     rf"(?=\s*(?:[,.;:(]|which|that|whose|to|for|with|via|using|(?:based|built|designed|inspired)\s|"
     rf"and\s+(?:show|demonstrate|evaluate|use|train|find)|$))",
+    re.IGNORECASE,
+)
+# "we propose a novel method Hyperbolic Disk Embeddings to ...": a Title-Case name of two or more
+# words right after the head noun, no comma, ending the noun phrase
+_AFTER_VERB_HEAD_TITLE = re.compile(
+    rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})\s+"
+    rf"(?P<name>(?-i:{_TITLE_PHRASE}))"
+    rf"(?=\s*(?:[,.;:(]|$)|\s+(?-i:which|that|whose|to|for|with|via|using|based|built|designed|inspired)\b)",
     re.IGNORECASE,
 )
 # "we design computationally efficient algorithms X and Y, which ...": a plural head without an
@@ -443,6 +451,16 @@ _KIND_OF_GAP = re.compile(r"\s*(?:a|an|the|our)\s+(?:(?:novel|new|general)\s+)?(
 # proposal's head noun and its short complement (a name there, even one ending like a paradigm)
 _HEAD_PP_APPOSITION = re.compile(rf"\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,4}}?(?:{_METHOD_HEADS})\s+(?:for|of)\s+"
                                  r"(?:(?!(?:that|which|who|using|based)\s)[\w-]+\s+){0,4}?[\w-]+\s*,\s*", re.IGNORECASE)
+# Round 17: "we derive a novel, deterministic-sampling flavor of the VAE, the Unscented Autoencoder (UAE)":
+# the long form in apposition to a new thing the proposal describes (no clause between)
+_NOVEL_DESC_APPOSITION = re.compile(
+    r"\s+(?:a|an)\s+(?:novel|new)\b(?:(?!\s(?:that|which|who|whose|using|based|where|to|by|than|and)\s)[^.;:()\[\]]){0,80}?"
+    r",\s*(?:the\s+)?", re.IGNORECASE)
+# "we introduce a multi-objective version of PBT, MO-PBT": a coined name in apposition to a version of
+# another method
+_VERSION_APPOSITION = re.compile(
+    rf"\s+(?:a|an|the)\s+(?:[\w-]+\s+){{0,3}}?(?:version|variant|extension|generali[sz]ation)\s+of\s+(?:the\s+)?"
+    rf"[\w-]+(?:\s+[\w-]+){{0,2}}?\s*,\s*(?:called\s+|named\s+|dubbed\s+)?(?P<name>{_NAME})(?=\s*[,.;:(]|\s+(?:which|that)\b)")
 # "X (ABC), a novel decomposition of ...": an appositive saying the defined thing is new
 _NOVEL_APPOSITION = re.compile(r"[)}*$\s]*,\s*(?:a|an)\s+(?:novel|new)\b")
 # Round 11: a definition that opens an item of a list of the parts of the paper's own system
@@ -1215,6 +1233,13 @@ class EntityRecognizer:
                 add(hb.start("name"), hb.end("name"), _head_label(hb.group("head")) or METHOD, PROPOSED,
                     "propose_head", 5)
                 known_proposals[entity_key(hb.group("name"))].add("novelty")
+            va = _VERSION_APPOSITION.match(ct, pend, min(len(ct), pend + 160))
+            if va and self.is_name(va.group("name")) and gaz.lookup(va.group("name")) is None:
+                add(va.start("name"), va.end("name"), METHOD, PROPOSED, "propose_head", 5)
+            ht = _AFTER_VERB_HEAD_TITLE.match(ct, pend) if hb is None else None
+            if ht and gaz.lookup(ht.group("name")) is None:
+                add(ht.start("name"), ht.end("name"), _head_label(ht.group("head")) or METHOD, PROPOSED,
+                    "propose_head", 5, loose=True)
             pl = _AFTER_VERB_PLURAL_LIST.match(ct, pend, min(len(ct), pend + 160))
             if pl and self.is_name(pl.group("name")) and gaz.lookup(pl.group("name")) is None:
                 # "we design ... efficient algorithms DouExpDes and C-DouExpDes, which ...": no article
@@ -1508,6 +1533,9 @@ class EntityRecognizer:
             if not proposed and pe is not None and d.long_start - pe <= 120 \
                     and _HEAD_PP_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
                 proposed = True  # "we design a new algorithm for ILFO, Forward Adversarial Imitation Learning (FAIL)"
+            if not proposed and pe is not None and d.long_start - pe <= 140 and title_case \
+                    and _NOVEL_DESC_APPOSITION.fullmatch(_strip_markup(text[pe:d.long_start])):
+                proposed = True  # "we derive a novel flavor of the VAE, the Unscented Autoencoder (UAE)"
             if not proposed and _NOVEL_APPOSITION.match(text, d.short_end):
                 proposed = True  # "based on the conjunct effect model (CEM), a novel decomposition of ..."
             if not proposed and _component_of_own(text, d.long_start, own_keys):
@@ -1575,6 +1603,10 @@ class EntityRecognizer:
             # head noun, unless it names a setting ("contextual multi-arm bandit (MAB) models")
             direct_ok = direct and len(d.short) >= 3 and (not _NOT_METHOD_LONG.search(d.long)
                                                           or _NEURAL_EQUATION.search(d.long) is not None)
+            if not proposed and label is not None and title_case and _part_of_own(text, d.long_start, own_keys):
+                # "SEAS introduces a Foreground Modulation Network (FMN) to compute ...": a part the
+                # paper's own system adds (only the role: what the name is, the rules above decide)
+                proposed = True
             if proposed and label is None and (title_case or _TECH_HEAD.search(head) or direct_ok) \
                     and not _NONE_LAST_WORD.search(" " + d.long) \
                     and (direct_ok or not (_NOT_METHOD_LONG.search(d.long) or _PARADIGM_END.search(d.long))):
@@ -1611,6 +1643,8 @@ class EntityRecognizer:
                             known_proposals[entity_key(form)].add("head_apposition")
             out.append(_Cand(d.long_start, d.long_end, label, role, "abbreviation", None, 3))
             out.append(_Cand(d.short_start, d.short_end, label, role, "abbreviation", None, 3))
+            if role == PROPOSED:
+                own_keys.update((entity_key(_strip_markup(d.long)), entity_key(_strip_markup(d.short))))
 
         # emphasised names: coined names anywhere, descriptive phrases right after a proposal verb
         skipped_end = -1
@@ -3375,6 +3409,36 @@ def _component_of_own(text: str, pos: int, own_keys: set[str]) -> bool:
         return False
     return _OWN_SUBJECT.search(subject) is not None \
         or any(entity_key(w.strip(",.:;()*")) in own_keys for w in subject.split())
+
+
+# Round 17: the paper's own system as the subject of a verb that adds a part ("SEAS introduces a
+# Foreground Modulation Network (FMN)"; not a verb of use: "FedDB utilizes the Average Prediction
+# Probability (APP) to ..." names a quantity the method uses, as "X employs HSIC" names others' tool)
+_OWN_PART_VERB = re.compile(
+    r"(?P<subj>[\w-]+)(?:['’]s)?\s+(?:(?:also|further|then|additionally|first|next|finally|\w+ly)\s+)?"
+    r"(?:introduces|designs|develops|proposes|presents|incorporates|includes|contains|features|integrates|"
+    r"devises|builds|constructs|adds)\s+"
+    r"(?P<gap>[\w\s,-]{0,60})$")
+_OWN_HEAD_SUBJECT = re.compile(rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+(?:[\w-]+\s+){{0,2}}?(?:{_METHOD_HEADS})\s+$")
+
+
+def _part_of_own(text: str, pos: int, own_keys: set[str]) -> bool:
+    """Does a long form at ``pos`` name a part the paper's own system adds?
+
+    In its sentence (at most 200 characters back) the long form is the object of a verb such as
+    "introduces", "designs" or "incorporates" (a few modifiers between) whose subject is one of the
+    names proposed so far ("SEAS introduces a Foreground Modulation Network (FMN)") or "our / the
+    proposed <head>" ("our model incorporates a Gated Memory Unit (GMU)")."""
+    lo = max(0, pos - 200)
+    k = max(text.rfind(". ", lo, pos), text.rfind("\n", lo, pos))
+    ss = k + 1 if k >= 0 else lo
+    m = _OWN_PART_VERB.search(text, ss, pos)
+    if m is None or not _only_modifiers(m.group("gap")) or _OTHERS_SUBJECT.search(text, ss, m.start()):
+        return False
+    if entity_key(m.group("subj")) in own_keys:
+        return True
+    return _OWN_HEAD_SUBJECT.search(text, ss, m.start("subj")) is not None \
+        or _OWN_HEAD_SUBJECT.search(text[ss:m.end("subj")] + " ") is not None
 
 
 def _only_modifiers(gap: str) -> bool:
