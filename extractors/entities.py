@@ -702,6 +702,16 @@ _LOWER_PREFIX_NAME = re.compile(r"(?!(?:non|multi|pre|post|sub|anti|semi|inter|i
 _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"\)?\s+(?:(?:estimation|inference|search|sampling|learning|optimi[sz]ation)\s+)?"
     r"(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
+
+
+def _field_methods(long: str, head: re.Match[str]) -> bool:
+    """Is an abbreviation's long form a task or field whose methods the plural head after the
+    short form counts ("Source-Free Domain Adaptation (SFDA) methods", "Time Series
+    Classification (TSC) algorithms")? Then the acronym names the field, not one method; a
+    singular head ("the Behavioral Function-Aware Detection (BFAD) framework") can be one."""
+    return head.group(0).endswith("s") and (_FIELD_END.search(long) is not None or _TASK_END.search(long) is not None)
+
+
 _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index)$",
@@ -1535,9 +1545,10 @@ class EntityRecognizer:
                             # ("LSTM on Penn Tree Bank (PTB)": a long form grown over another name is no variant)
                             label = BENCHMARK
                             break
-            if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
-                    and not long_words[0].endswith("ly") \
-                    and not (len(long_words) == 1 and d.long.islower()):  # "differentially private (DP)", "first-order (FO)"
+            hm = _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) if label is None else None
+            if hm is not None and not long_words[0].endswith("ly") \
+                    and not (len(long_words) == 1 and d.long.islower()) \
+                    and (proposed or not _field_methods(d.long, hm)):  # "differentially private (DP)", "first-order (FO)"
                 label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
