@@ -7,7 +7,10 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   and long form, form one group with one canonical name (the most frequent paper-level name)
   and the other spellings as aliases. An acronym defined with different long forms in different
   papers ("PO" = "policy optimization" / "preference optimization") links nothing across papers.
-- **Type by majority**: a group typed as a method in most papers is a method everywhere.
+- **Type by majority, where the paper says nothing**: a name a paper's own rules typed keeps that
+  type (the same letters are a benchmark in one paper and a method in another: "MUSE", "STAR",
+  "CoLA"); the type most papers give the group types the mentions recognised from the corpus, and
+  settles a paper that typed the name both ways.
 - **Known names recognised everywhere**: a coined name a paper mentions without any rule firing
   (kept as a candidate) becomes a ``used`` mention (rule ``corpus``) when the group is known from
   another paper: an acronym defined in one abstract is recognised in the others. Only where the
@@ -185,12 +188,18 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
         merged: dict[tuple[str, str], dict] = {}
         order: list[tuple[str, str]] = []
         concepts: list[Entity] = []
+        # the types this paper's own rules gave each group: the corpus's type settles a paper's
+        # disagreement with itself, never overrules it ("MUSE" a benchmark here, a method elsewhere)
+        own: dict[str, list[EntityType]] = defaultdict(list)
+        for e in raw.entities:
+            if e.type is not EntityType.CONCEPT:
+                own[groups.find(entity_key(e.name))].append(e.type)
         for e in raw.entities:
             if e.type is EntityType.CONCEPT:
                 concepts.append(e)
                 continue
             g = groups.find(entity_key(e.name))
-            etype = gtype.get(g) or e.type
+            etype = _paper_type(own[g], gtype.get(g)) or e.type
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
@@ -200,6 +209,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
                 slot["role"] = Role.PROPOSED
             slot["mentions"].extend(e.mentions)
         for g, etype, mention in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
+            etype = _paper_type(own[g], etype) if g in own else etype
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
@@ -230,6 +240,14 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     if fn is not None:
         out = list(fn(out))
     return out
+
+
+def _paper_type(own: Sequence[EntityType], corpus: EntityType | None) -> EntityType | None:
+    """A group's type in one paper: the corpus's type where the paper's own rules gave it that
+    type (among others or alone), else the type the paper gave it first (None: no own type)."""
+    if not own:
+        return None
+    return corpus if corpus in own else own[0]
 
 
 _MARKUP_ANY = re.compile(r"[\\{}*$<&\[]")  # the characters clean_view acts on
