@@ -20,7 +20,11 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   as a name on its own rather than as a unit, a venue or the paper's own abbreviation). However
   many papers know it, an acronym is not carried to an abstract that gives its letters another
   meaning (:func:`_other_sense`): a measured quantity ("+0.2-0.3 TPR") or other words spelling
-  them out there ("projected attention layers" beside "PALs").
+  them out there ("projected attention layers" beside "PALs"), nor where the words around the
+  letters give them another kind (:func:`_context_disagrees`, :func:`_in_formula`): symbols of a
+  formula ("$\\Omega(dM)$"), a condition, measure or software right after them ("the ABC
+  condition", "the AIRS library"), a data head after a method's letters ("a new S3 suite"), or the
+  head noun of the list they are an item of ("pruning strategies, such as ..., and GRASP").
 
 Roles stay per paper. The concepts module's ``consolidate_concepts(records)`` runs last when it
 exists.
@@ -164,7 +168,7 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if n_sources < 1:
                 continue
             if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
-                            lower_seen):
+                            lower_seen, etype):
                 continue
             yield g, etype, make_mention(s, e_, text, "corpus", field)
 
@@ -450,11 +454,12 @@ def _trie_pattern(forms: Iterable[str]) -> str:
 
 
 def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_source: bool,
-             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: Callable[[str], int]) -> bool:
+             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: Callable[[str], int],
+             etype: EntityType | None = None) -> bool:
     """Does the candidate ``text`` at ``start:end`` of ``rec``'s ``field`` name the corpus's entity?
 
     ``single_source``: one other paper alone names the entity; ``long_forms``: its names of
-    several words; ``spellings``: the surfaces other papers write.
+    several words; ``spellings``: the surfaces other papers write; ``etype``: its type in the corpus.
     """
     doc = (rec.title if field == "title" else rec.abstract) or ""
     if doc[start:end] != text:  # offsets from another text: keep the old behaviour
@@ -462,6 +467,10 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
     lo = doc.rfind(" ", 0, start) + 1
     hi = doc.find(" ", end)
     if _URL_CHUNK.search(doc[lo:hi if hi >= 0 else len(doc)]):
+        return False
+    if _in_formula(doc, start, end):
+        return False
+    if etype is not None and _context_disagrees(doc, start, end, etype):
         return False
     if _other_sense(text, start, end, doc, long_forms):
         return False
@@ -477,6 +486,69 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True
+
+
+#: a font command whose argument is text set in a formula ("$\\texttt{CLIP}$", "$\\mathrm{SGD}$")
+_FONT_BEFORE = re.compile(r"\\(?:text\w*|math(?:rm|sf|tt|bf|it)|operatorname)\{\s*$")
+
+
+def _in_formula(doc: str, start: int, end: int) -> bool:
+    """Is ``start:end`` inside a short inline formula (a ``$`` on either side, within
+    :data:`_FORMULA_REACH` characters and the same sentence), where letters are symbols
+    ("$\\Omega(dM)$": the product of d and M), and not set in a text font there? A ``$`` far
+    away is not enough: an amount ("at a cost of $5K") opens no formula."""
+    lo = doc.rfind("$", max(0, start - _FORMULA_REACH), start)
+    if lo < 0 or (lo > 0 and doc[lo - 1] == "\\"):
+        return False
+    hi = doc.find("$", end, end + _FORMULA_REACH)
+    if hi < 0 or _PROSE_WORD.search(doc, lo, start) or _PROSE_WORD.search(doc, end, hi):
+        return False  # words of a sentence between two formulas ("$2\\%$ mIoU on ADE20K. At $\\sim$")
+    return _FONT_BEFORE.search(doc, max(0, start - 20), start) is None
+
+
+#: characters between a formula's ``$`` and a name inside it
+_FORMULA_REACH = 40
+#: a lower-case word of prose (a command's letters, "\\log", are no word)
+_PROSE_WORD = re.compile(r"(?<![\\\w])[a-z]{3,}\b")
+
+
+#: the word right after a name that says the letters name something else: a condition or a
+#: measure ("the ABC condition", "CVaR measure"), or software ("part of the AIRS library")
+_NOT_NAME_AFTER = re.compile(
+    r"[\"”’')]*\s+(?:conditions?|metrics?|measures?|librar(?:y|ies)|toolkits?|packages?|codebases?|"
+    r"repositor(?:y|ies)|ontolog(?:y|ies))\b")
+#: a data head right after a name: "a new S3 suite", "the STAR datasets"
+_DATA_AFTER = re.compile(r"[\"”’')]*\s+(?:benchmarks?|datasets?|data\s+sets?|suites?|corpus|corpora|testbeds?)\b")
+#: the head noun of a list the name is an item of: "pruning strategies, such as A, B, and X",
+#: "risk metrics like mean, X, ..." (the items between are short and hold no clause break)
+_LIST_HEAD_BEFORE = re.compile(
+    r"\b(?P<head>[A-Za-z]+)\s*,?\s*(?:such as|like|including|e\.g\.,?)\s+(?:[^.;:()]{0,60}?,\s*)?(?:(?:and|or)\s+)?$")
+_METHOD_LIST_HEADS = frozenset(
+    "methods algorithms techniques approaches strategies baselines optimizers architectures".split())
+_DATA_LIST_HEADS = frozenset("datasets benchmarks corpora suites".split())
+_NOT_NAME_LIST_HEADS = frozenset("metrics measures conditions".split())
+
+
+def _context_disagrees(doc: str, start: int, end: int, etype: EntityType) -> bool:
+    """Do the words around a candidate give it another kind than the corpus's ``etype``?
+
+    The corpus knows the letters as one kind of thing; here a head noun says they name another:
+    a condition, a measure or software right after them, a data head after a method's letters,
+    or the head of the list they are an item of ("pruning strategies, such as ..., and X" for a
+    benchmark's letters, "datasets like ..." for a method's, "risk metrics like ..." for either).
+    """
+    after = doc[end:end + 40]
+    if _NOT_NAME_AFTER.match(after):
+        return True
+    if etype is EntityType.METHOD and _DATA_AFTER.match(after):
+        return True
+    m = _LIST_HEAD_BEFORE.search(doc, max(0, start - 120), start)
+    if m is None:
+        return False
+    head = m.group("head").lower()
+    if head in _NOT_NAME_LIST_HEADS:
+        return True
+    return head in (_DATA_LIST_HEADS if etype is EntityType.METHOD else _METHOD_LIST_HEADS)
 
 
 def _other_sense(text: str, start: int, end: int, doc: str, long_forms: Sequence[str]) -> bool:
