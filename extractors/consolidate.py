@@ -25,6 +25,9 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   formula ("$\\Omega(dM)$"), a condition, measure or software right after them ("the ABC
   condition", "the AIRS library"), a data head after a method's letters ("a new S3 suite"), or the
   head noun of the list they are an item of ("pruning strategies, such as ..., and GRASP").
+  Letters that one other paper alone spells out, written here bare, take the group's type but
+  not its name (:func:`_borrowed_letters`): "ADM" in a diffusion paper is a method called "ADM",
+  not the "alternating direction method" of the one paper that defines the letters.
 
 Roles stay per paper. The concepts module's ``consolidate_concepts(records)`` runs last when it
 exists.
@@ -151,8 +154,10 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
              for g, c in type_votes.items()}
 
     def spread(i: int, rec: Record, raw: "RawExtraction", seen_groups: set[str],
-               lower_seen: Callable[[str], int]) -> Iterator[tuple[str, EntityType, Mention]]:
-        """Paper ``i``'s candidates that name a group known from other papers: (group, type, mention)."""
+               lower_seen: Callable[[str], int]) -> Iterator[tuple[str, EntityType, Mention, bool]]:
+        """Paper ``i``'s candidates that name a group known from other papers: (group, type, mention,
+        linked); ``linked`` is False for letters that only one other paper spells out, written here
+        bare (:func:`_borrowed_letters`): a mention of that type, not of that paper's name."""
         own_defs = {entity_key(s) for s, _l, _f in raw.definitions}
         for text, s, e_, field in raw.candidates:
             k = entity_key(text)
@@ -170,7 +175,8 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
                             lower_seen, etype):
                 continue
-            yield g, etype, make_mention(s, e_, text, "corpus", field)
+            linked = not (n_sources == 1 and _borrowed_letters(text, rec.abstract or "", long_forms.get(g, ())))
+            yield g, etype, make_mention(s, e_, text, "corpus", field), linked
 
     # The lower-case questions the candidates will ask, answered in one pass over the abstracts.
     asked: set[str] = set()
@@ -212,8 +218,11 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if e.role is Role.PROPOSED:
                 slot["role"] = Role.PROPOSED
             slot["mentions"].extend(e.mentions)
-        for g, etype, mention in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
-            etype = _paper_type(own[g], etype) if g in own else etype
+        for g, etype, mention, linked in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
+            if g in own:
+                etype = _paper_type(own[g], etype) or etype
+            elif not linked:
+                g = _UNLINKED + entity_key(mention.text)  # its own name: not the other paper's entity
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
@@ -244,6 +253,25 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     if fn is not None:
         out = list(fn(out))
     return out
+
+
+#: prefix of the group key of letters recognised without the other paper's name (no real key has it)
+_UNLINKED = "\x00"
+
+
+def _borrowed_letters(text: str, abstract: str, long_forms: Sequence[str]) -> bool:
+    """Are ``text``'s letters an acronym that the one other paper knowing them spells out
+    (``long_forms``), written here bare, without that long form?
+
+    Then the letters say the kind of thing (the type), not which one: a few capitals are shared
+    by many names ("ADM": an alternating direction method in one paper, a diffusion model in
+    others; "SAN", "ISP", "DPG"), and one paper's definition is no evidence that another means
+    the same. A coined spelling ("LoRe") or a name no paper spells out ("PRO") stays linked.
+    """
+    if not long_forms or not _ACRONYM.fullmatch(text):
+        return False
+    low = abstract.lower()
+    return not any(f.lower() in low for f in long_forms)
 
 
 def _paper_type(own: Sequence[EntityType], corpus: EntityType | None) -> EntityType | None:

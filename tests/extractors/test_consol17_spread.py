@@ -53,3 +53,26 @@ def test_the_names_still_spread(rec, nlp, target, expected) -> None:
 ])
 def test_the_words_around_the_letters_give_them_another_kind(rec, nlp, target) -> None:
     assert _corpus_marks(rec, nlp, target) == []
+
+
+# ---------------------------------------------------------------- letters one paper alone spells out
+_ONE_DEFINER = "We propose the Quartz Routing Method (QRM), which routes tokens to experts by cost."
+
+
+def _corpus_entities(rec, nlp, texts: list[str]) -> list[tuple[str, str]]:
+    recs = [rec(t, rid=f"d{i}") for i, t in enumerate(texts)]
+    out = extract_records(recs, nlp=nlp)
+    return [(e.type.value, e.name) for e in out[-1].entities if e.type.value != "concept"
+            and any(m.rule == "corpus" for m in e.mentions)]
+
+
+def test_bare_letters_one_paper_spells_out_keep_their_own_name(rec, nlp) -> None:
+    # the type comes from the corpus, the name is not the other paper's: "QRM" may be another method
+    got = _corpus_entities(rec, nlp, [_ONE_DEFINER, "Against strong baselines such as QRM, our router wins."])
+    assert got == [("method", "QRM")]
+
+
+def test_letters_two_papers_spell_out_alike_are_linked(rec, nlp) -> None:
+    second = "Building on the Quartz Routing Method (QRM), we add load balancing."
+    got = _corpus_entities(rec, nlp, [_ONE_DEFINER, second, "Against strong baselines such as QRM, our router wins."])
+    assert got == [("method", "Quartz Routing Method")]
