@@ -749,7 +749,7 @@ _ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s
 _TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|control|modell?ing|understanding|"
                        r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
                        r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
-                       r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
+                       r"completion|editing|captioning|summari[sz]ation|parsing|finding|stereo)$", re.IGNORECASE)
 _INDEFINITE_GAP = re.compile(r"\b(?:an?|another)\s")
 _CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
@@ -1486,9 +1486,10 @@ class EntityRecognizer:
                 label = BENCHMARK  # "in Level-based Foraging (LBF) and StarCraft Multi-agent Challenge (SMAC)"
             if "-to-" in d.long and d.long[:1].islower():
                 continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
-            if label is None and (not title_case or _FIELD_END.search(d.long)):
-                # an untyped lower-case long form, or a field ("Deep Metric Learning (DML)",
-                # "Episodic RL (ERL)"): its acronym before a head noun is not a name ("DML benchmarks")
+            if label is None and (not title_case or _FIELD_END.search(d.long) or _TASK_END.search(d.long)):
+                # an untyped lower-case long form, a field ("Deep Metric Learning (DML)", "Episodic
+                # RL (ERL)") or a task ("Multi-Agent Path Finding (MAPF)"): its acronym before a head
+                # noun is not a name ("DML benchmarks", "the MAPF algorithm")
                 untyped_shorts.add(d.short)
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
