@@ -796,6 +796,25 @@ _NAMED_BEFORE = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:model|method|approach|framework|algorithm|architecture|system|dataset|"
     r"benchmark|technique|estimator|network)\s*(?:,|:|--|—)\s*)(?:``|[\"“'‘])?$",
     re.IGNORECASE)
+# a problem, setting or theory named right before a long form: the name is the setting's, not a method's
+_NAMED_SETTING = re.compile(
+    r"\b(?:problem|task|setting|scenario|theory|notion|concept|phenomenon|condition|metric|measure|score|"
+    r"quantity|property|bound|game)s?\s*,?\s*(?:(?:which|that)\s+(?:is|are)\s+|(?:is|are)\s+)?"
+    rf"(?:called|named|termed|dubbed|namely|known\s+as|referred\s+to\s+as)\s+(?:as\s+)?(?:the\s+)?[\"“'‘`]*$",
+    re.IGNORECASE)
+# the setting's noun inside a method's phrase: "our framework for differentiable game problems, dubbed X"
+_HEAD_OF_BEFORE = re.compile(rf"\b(?:{_METHOD_HEADS}|{_BENCH_HEADS})\s+(?:for|of|on|to|in)\s+(?:[\w-]+\s+){{0,4}}$",
+                             re.IGNORECASE)
+
+
+def _names_a_setting(text: str, pos: int) -> bool:
+    """Is the name at ``pos`` given to a problem, setting, theory or measure right before it ("a new
+    CZSL setting, named X", "as a new learning problem, namely X"), not to a method whose phrase
+    merely mentions one ("our framework for game problems, dubbed X")?"""
+    m = _NAMED_SETTING.search(text, max(0, pos - 60), pos)
+    return m is not None and _HEAD_OF_BEFORE.search(text, max(0, m.start() - 60), m.start()) is None
+
+
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
                          re.IGNORECASE)
@@ -1253,6 +1272,8 @@ class EntityRecognizer:
                 role = USED  # "called GLM-tron [Kakade et al. 2011]", "called X, previously proposed in ...",
                 # "this paper adopts a class of models termed X", "we analyze an algorithm called X"
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
+            if _names_a_setting(ct, m.start("name")):
+                continue  # "a new learning problem, namely Noisy Multi-label Learning": the setting's name
             sent = ct[max(0, m.start() - 60):m.start()]
             sent = sent[sent.rfind(". ") + 1:]
             # "given an existing baseline, an algorithm termed X": the marker modifies another phrase
@@ -1526,6 +1547,8 @@ class EntityRecognizer:
                 lo = max(0, d.long_start - 200)
                 k = max(text.rfind(". ", lo, d.long_start), text.rfind("\n", lo, d.long_start))
                 named = _WE.search(text, k + 1 if k >= 0 else lo, d.long_start) is not None
+            if _names_a_setting(text, d.long_start):
+                continue  # "a new CZSL setting, named CCZSL", "as a new learning problem, namely NML"
             direct = proposed or named
             proposed = proposed or named
             if label is None:
