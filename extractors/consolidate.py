@@ -7,7 +7,10 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   and long form, form one group with one canonical name (the most frequent paper-level name)
   and the other spellings as aliases. An acronym defined with different long forms in different
   papers ("PO" = "policy optimization" / "preference optimization") links nothing across papers.
-- **Type by majority**: a group typed as a method in most papers is a method everywhere.
+- **Type by majority, where the paper says nothing**: a name a paper's own rules typed keeps that
+  type (the same letters are a benchmark in one paper and a method in another: "MUSE", "STAR",
+  "CoLA"); the type most papers give the group types the mentions recognised from the corpus, and
+  settles a paper that typed the name both ways.
 - **Known names recognised everywhere**: a coined name a paper mentions without any rule firing
   (kept as a candidate) becomes a ``used`` mention (rule ``corpus``) when the group is known from
   another paper: an acronym defined in one abstract is recognised in the others. Only where the
@@ -17,7 +20,14 @@ After every abstract has been read on its own (:func:`extractors.pipeline.extrac
   as a name on its own rather than as a unit, a venue or the paper's own abbreviation). However
   many papers know it, an acronym is not carried to an abstract that gives its letters another
   meaning (:func:`_other_sense`): a measured quantity ("+0.2-0.3 TPR") or other words spelling
-  them out there ("projected attention layers" beside "PALs").
+  them out there ("projected attention layers" beside "PALs"), nor where the words around the
+  letters give them another kind (:func:`_context_disagrees`, :func:`_in_formula`): symbols of a
+  formula ("$\\Omega(dM)$"), a condition, measure or software right after them ("the ABC
+  condition", "the AIRS library"), a data head after a method's letters ("a new S3 suite"), or the
+  head noun of the list they are an item of ("pruning strategies, such as ..., and GRASP").
+  Letters that one other paper alone spells out, written here bare, take the group's type but
+  not its name (:func:`_borrowed_letters`): "ADM" in a diffusion paper is a method called "ADM",
+  not the "alternating direction method" of the one paper that defines the letters.
 
 Roles stay per paper. The concepts module's ``consolidate_concepts(records)`` runs last when it
 exists.
@@ -144,8 +154,10 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
              for g, c in type_votes.items()}
 
     def spread(i: int, rec: Record, raw: "RawExtraction", seen_groups: set[str],
-               lower_seen: Callable[[str], int]) -> Iterator[tuple[str, EntityType, Mention]]:
-        """Paper ``i``'s candidates that name a group known from other papers: (group, type, mention)."""
+               lower_seen: Callable[[str], int]) -> Iterator[tuple[str, EntityType, Mention, bool]]:
+        """Paper ``i``'s candidates that name a group known from other papers: (group, type, mention,
+        linked); ``linked`` is False for letters that only one other paper spells out, written here
+        bare (:func:`_borrowed_letters`): a mention of that type, not of that paper's name."""
         own_defs = {entity_key(s) for s, _l, _f in raw.definitions}
         for text, s, e_, field in raw.candidates:
             k = entity_key(text)
@@ -161,9 +173,10 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if n_sources < 1:
                 continue
             if not _spreads(text, s, e_, field, rec, n_sources == 1, long_forms.get(g, ()), surfaces[g],
-                            lower_seen):
+                            lower_seen, etype):
                 continue
-            yield g, etype, make_mention(s, e_, text, "corpus", field)
+            linked = not (n_sources == 1 and _borrowed_letters(text, rec.abstract or "", long_forms.get(g, ())))
+            yield g, etype, make_mention(s, e_, text, "corpus", field), linked
 
     # The lower-case questions the candidates will ask, answered in one pass over the abstracts.
     asked: set[str] = set()
@@ -185,12 +198,18 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
         merged: dict[tuple[str, str], dict] = {}
         order: list[tuple[str, str]] = []
         concepts: list[Entity] = []
+        # the types this paper's own rules gave each group: the corpus's type settles a paper's
+        # disagreement with itself, never overrules it ("MUSE" a benchmark here, a method elsewhere)
+        own: dict[str, list[EntityType]] = defaultdict(list)
+        for e in raw.entities:
+            if e.type is not EntityType.CONCEPT:
+                own[groups.find(entity_key(e.name))].append(e.type)
         for e in raw.entities:
             if e.type is EntityType.CONCEPT:
                 concepts.append(e)
                 continue
             g = groups.find(entity_key(e.name))
-            etype = gtype.get(g) or e.type
+            etype = _paper_type(own[g], gtype.get(g)) or e.type
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
@@ -199,7 +218,11 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
             if e.role is Role.PROPOSED:
                 slot["role"] = Role.PROPOSED
             slot["mentions"].extend(e.mentions)
-        for g, etype, mention in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
+        for g, etype, mention, linked in spread(i, rec, raw, {g for (_t, g) in merged}, lower_seen):
+            if g in own:
+                etype = _paper_type(own[g], etype) or etype
+            elif not linked:
+                g = _UNLINKED + entity_key(mention.text)  # its own name: not the other paper's entity
             key = (etype.value, g)
             slot = merged.get(key)
             if slot is None:
@@ -230,6 +253,33 @@ def consolidate_corpus(records: Sequence[Record], raws: Sequence["RawExtraction"
     if fn is not None:
         out = list(fn(out))
     return out
+
+
+#: prefix of the group key of letters recognised without the other paper's name (no real key has it)
+_UNLINKED = "\x00"
+
+
+def _borrowed_letters(text: str, abstract: str, long_forms: Sequence[str]) -> bool:
+    """Are ``text``'s letters an acronym that the one other paper knowing them spells out
+    (``long_forms``), written here bare, without that long form?
+
+    Then the letters say the kind of thing (the type), not which one: a few capitals are shared
+    by many names ("ADM": an alternating direction method in one paper, a diffusion model in
+    others; "SAN", "ISP", "DPG"), and one paper's definition is no evidence that another means
+    the same. A coined spelling ("LoRe") or a name no paper spells out ("PRO") stays linked.
+    """
+    if not long_forms or not _ACRONYM.fullmatch(text):
+        return False
+    low = abstract.lower()
+    return not any(f.lower() in low for f in long_forms)
+
+
+def _paper_type(own: Sequence[EntityType], corpus: EntityType | None) -> EntityType | None:
+    """A group's type in one paper: the corpus's type where the paper's own rules gave it that
+    type (among others or alone), else the type the paper gave it first (None: no own type)."""
+    if not own:
+        return None
+    return corpus if corpus in own else own[0]
 
 
 _MARKUP_ANY = re.compile(r"[\\{}*$<&\[]")  # the characters clean_view acts on
@@ -432,11 +482,12 @@ def _trie_pattern(forms: Iterable[str]) -> str:
 
 
 def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_source: bool,
-             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: Callable[[str], int]) -> bool:
+             long_forms: Sequence[str], spellings: Mapping[str, int], lower_seen: Callable[[str], int],
+             etype: EntityType | None = None) -> bool:
     """Does the candidate ``text`` at ``start:end`` of ``rec``'s ``field`` name the corpus's entity?
 
     ``single_source``: one other paper alone names the entity; ``long_forms``: its names of
-    several words; ``spellings``: the surfaces other papers write.
+    several words; ``spellings``: the surfaces other papers write; ``etype``: its type in the corpus.
     """
     doc = (rec.title if field == "title" else rec.abstract) or ""
     if doc[start:end] != text:  # offsets from another text: keep the old behaviour
@@ -444,6 +495,10 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
     lo = doc.rfind(" ", 0, start) + 1
     hi = doc.find(" ", end)
     if _URL_CHUNK.search(doc[lo:hi if hi >= 0 else len(doc)]):
+        return False
+    if _in_formula(doc, start, end):
+        return False
+    if etype is not None and _context_disagrees(doc, start, end, etype):
         return False
     if _other_sense(text, start, end, doc, long_forms):
         return False
@@ -459,6 +514,69 @@ def _spreads(text: str, start: int, end: int, field: str, rec: Record, single_so
         if lower_seen(text.lower()) >= 2:
             return False  # "Self-Supervised", "Low-Rank", "Black-Box": ordinary words in Title Case
     return True
+
+
+#: a font command whose argument is text set in a formula ("$\\texttt{CLIP}$", "$\\mathrm{SGD}$")
+_FONT_BEFORE = re.compile(r"\\(?:text\w*|math(?:rm|sf|tt|bf|it)|operatorname)\{\s*$")
+
+
+def _in_formula(doc: str, start: int, end: int) -> bool:
+    """Is ``start:end`` inside a short inline formula (a ``$`` on either side, within
+    :data:`_FORMULA_REACH` characters and the same sentence), where letters are symbols
+    ("$\\Omega(dM)$": the product of d and M), and not set in a text font there? A ``$`` far
+    away is not enough: an amount ("at a cost of $5K") opens no formula."""
+    lo = doc.rfind("$", max(0, start - _FORMULA_REACH), start)
+    if lo < 0 or (lo > 0 and doc[lo - 1] == "\\"):
+        return False
+    hi = doc.find("$", end, end + _FORMULA_REACH)
+    if hi < 0 or _PROSE_WORD.search(doc, lo, start) or _PROSE_WORD.search(doc, end, hi):
+        return False  # words of a sentence between two formulas ("$2\\%$ mIoU on ADE20K. At $\\sim$")
+    return _FONT_BEFORE.search(doc, max(0, start - 20), start) is None
+
+
+#: characters between a formula's ``$`` and a name inside it
+_FORMULA_REACH = 40
+#: a lower-case word of prose (a command's letters, "\\log", are no word)
+_PROSE_WORD = re.compile(r"(?<![\\\w])[a-z]{3,}\b")
+
+
+#: the word right after a name that says the letters name something else: a condition or a
+#: measure ("the ABC condition", "CVaR measure"), or software ("part of the AIRS library")
+_NOT_NAME_AFTER = re.compile(
+    r"[\"”’')]*\s+(?:conditions?|metrics?|measures?|librar(?:y|ies)|toolkits?|packages?|codebases?|"
+    r"repositor(?:y|ies)|ontolog(?:y|ies))\b")
+#: a data head right after a name: "a new S3 suite", "the STAR datasets"
+_DATA_AFTER = re.compile(r"[\"”’')]*\s+(?:benchmarks?|datasets?|data\s+sets?|suites?|corpus|corpora|testbeds?)\b")
+#: the head noun of a list the name is an item of: "pruning strategies, such as A, B, and X",
+#: "risk metrics like mean, X, ..." (the items between are short and hold no clause break)
+_LIST_HEAD_BEFORE = re.compile(
+    r"\b(?P<head>[A-Za-z]+)\s*,?\s*(?:such as|like|including|e\.g\.,?)\s+(?:[^.;:()]{0,60}?,\s*)?(?:(?:and|or)\s+)?$")
+_METHOD_LIST_HEADS = frozenset(
+    "methods algorithms techniques approaches strategies baselines optimizers architectures".split())
+_DATA_LIST_HEADS = frozenset("datasets benchmarks corpora suites".split())
+_NOT_NAME_LIST_HEADS = frozenset("metrics measures conditions".split())
+
+
+def _context_disagrees(doc: str, start: int, end: int, etype: EntityType) -> bool:
+    """Do the words around a candidate give it another kind than the corpus's ``etype``?
+
+    The corpus knows the letters as one kind of thing; here a head noun says they name another:
+    a condition, a measure or software right after them, a data head after a method's letters,
+    or the head of the list they are an item of ("pruning strategies, such as ..., and X" for a
+    benchmark's letters, "datasets like ..." for a method's, "risk metrics like ..." for either).
+    """
+    after = doc[end:end + 40]
+    if _NOT_NAME_AFTER.match(after):
+        return True
+    if etype is EntityType.METHOD and _DATA_AFTER.match(after):
+        return True
+    m = _LIST_HEAD_BEFORE.search(doc, max(0, start - 120), start)
+    if m is None:
+        return False
+    head = m.group("head").lower()
+    if head in _NOT_NAME_LIST_HEADS:
+        return True
+    return head in (_DATA_LIST_HEADS if etype is EntityType.METHOD else _METHOD_LIST_HEADS)
 
 
 def _other_sense(text: str, start: int, end: int, doc: str, long_forms: Sequence[str]) -> bool:

@@ -739,6 +739,16 @@ _LOWER_PREFIX_NAME = re.compile(r"(?!(?:non|multi|pre|post|sub|anti|semi|inter|i
 _METHOD_HEAD_AFTER_SHORT = re.compile(
     r"\)?\s+(?:(?:estimation|inference|search|sampling|learning|optimi[sz]ation)\s+)?"
     r"(?:algorithm|method|framework|architecture|network|optimizer|estimator|procedure|sampler|solver)s?\b")
+
+
+def _field_methods(long: str, head: re.Match[str]) -> bool:
+    """Is an abbreviation's long form a task or field whose methods the plural head after the
+    short form counts ("Source-Free Domain Adaptation (SFDA) methods", "Time Series
+    Classification (TSC) algorithms")? Then the acronym names the field, not one method; a
+    singular head ("the Behavioral Function-Aware Detection (BFAD) framework") can be one."""
+    return head.group(0).endswith("s") and (_FIELD_END.search(long) is not None or _TASK_END.search(long) is not None)
+
+
 _NONE_LAST_WORD = re.compile(
     r"[\s-](?:effects?|phenomen(?:on|a)|hypothes[ie]s|paradox|laws?|principles?|"
     r"theorems?|conjectures?|bounds?|gaps?|metrics?|scores?|measures?|index|privacy)$",
@@ -776,7 +786,7 @@ _ECHO_INTRO = re.compile(r"\s*(?:\(|,\s*(?:a|an|the|which|that)\s|--|—|–|:\s
 _TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|control|modell?ing|understanding|"
                        r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
                        r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
-                       r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
+                       r"completion|editing|captioning|summari[sz]ation|parsing|finding|stereo)$", re.IGNORECASE)
 _INDEFINITE_GAP = re.compile(r"\b(?:an?|another)\s")
 _CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
@@ -823,6 +833,25 @@ _NAMED_BEFORE = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:model|method|approach|framework|algorithm|architecture|system|dataset|"
     r"benchmark|technique|estimator|network)\s*(?:,|:|--|—)\s*)(?:``|[\"“'‘])?$",
     re.IGNORECASE)
+# a problem, setting or theory named right before a long form: the name is the setting's, not a method's
+_NAMED_SETTING = re.compile(
+    r"\b(?:problem|task|setting|scenario|theory|notion|concept|phenomenon|condition|metric|measure|score|"
+    r"quantity|property|bound|game)s?\s*,?\s*(?:(?:which|that)\s+(?:is|are)\s+|(?:is|are)\s+)?"
+    rf"(?:called|named|termed|dubbed|namely|known\s+as|referred\s+to\s+as)\s+(?:as\s+)?(?:the\s+)?[\"“'‘`]*$",
+    re.IGNORECASE)
+# the setting's noun inside a method's phrase: "our framework for differentiable game problems, dubbed X"
+_HEAD_OF_BEFORE = re.compile(rf"\b(?:{_METHOD_HEADS}|{_BENCH_HEADS})\s+(?:for|of|on|to|in)\s+(?:[\w-]+\s+){{0,4}}$",
+                             re.IGNORECASE)
+
+
+def _names_a_setting(text: str, pos: int) -> bool:
+    """Is the name at ``pos`` given to a problem, setting, theory or measure right before it ("a new
+    CZSL setting, named X", "as a new learning problem, namely X"), not to a method whose phrase
+    merely mentions one ("our framework for game problems, dubbed X")?"""
+    m = _NAMED_SETTING.search(text, max(0, pos - 60), pos)
+    return m is not None and _HEAD_OF_BEFORE.search(text, max(0, m.start() - 60), m.start()) is None
+
+
 _IN_URL = re.compile(r"(?:https?://|www\.|github\.com)\S*$")
 _NONE_AFTER = re.compile(rf"\s*(?:\([^()]{{1,20}}\)\s*)?(?:(?:{_NONE_HEADS})s?|hypothes[ie]s|paradox(?:es)?)\b",
                          re.IGNORECASE)
@@ -1287,6 +1316,8 @@ class EntityRecognizer:
                 role = USED  # "called GLM-tron [Kakade et al. 2011]", "called X, previously proposed in ...",
                 # "this paper adopts a class of models termed X", "we analyze an algorithm called X"
             trigger = m.group(0)[:m.start("name") - m.start()].lower()
+            if _names_a_setting(ct, m.start("name")):
+                continue  # "a new learning problem, namely Noisy Multi-label Learning": the setting's name
             sent = ct[max(0, m.start() - 60):m.start()]
             sent = sent[sent.rfind(". ") + 1:]
             # "given an existing baseline, an algorithm termed X": the marker modifies another phrase
@@ -1520,9 +1551,10 @@ class EntityRecognizer:
                 label = BENCHMARK  # "in Level-based Foraging (LBF) and StarCraft Multi-agent Challenge (SMAC)"
             if "-to-" in d.long and d.long[:1].islower():
                 continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
-            if label is None and (not title_case or _FIELD_END.search(d.long)):
-                # an untyped lower-case long form, or a field ("Deep Metric Learning (DML)",
-                # "Episodic RL (ERL)"): its acronym before a head noun is not a name ("DML benchmarks")
+            if label is None and (not title_case or _FIELD_END.search(d.long) or _TASK_END.search(d.long)):
+                # an untyped lower-case long form, a field ("Deep Metric Learning (DML)", "Episodic
+                # RL (ERL)") or a task ("Multi-Agent Path Finding (MAPF)"): its acronym before a head
+                # noun is not a name ("DML benchmarks", "the MAPF algorithm")
                 untyped_shorts.add(d.short)
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
@@ -1562,6 +1594,8 @@ class EntityRecognizer:
                 lo = max(0, d.long_start - 200)
                 k = max(text.rfind(". ", lo, d.long_start), text.rfind("\n", lo, d.long_start))
                 named = _WE.search(text, k + 1 if k >= 0 else lo, d.long_start) is not None
+            if _names_a_setting(text, d.long_start):
+                continue  # "a new CZSL setting, named CCZSL", "as a new learning problem, namely NML"
             direct = proposed or named
             proposed = proposed or named
             if label is None:
@@ -1582,9 +1616,10 @@ class EntityRecognizer:
                             # ("LSTM on Penn Tree Bank (PTB)": a long form grown over another name is no variant)
                             label = BENCHMARK
                             break
-            if label is None and _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) \
-                    and not long_words[0].endswith("ly") \
-                    and not (len(long_words) == 1 and d.long.islower()):  # "differentially private (DP)", "first-order (FO)"
+            hm = _METHOD_HEAD_AFTER_SHORT.match(text, d.short_end) if label is None else None
+            if hm is not None and not long_words[0].endswith("ly") \
+                    and not (len(long_words) == 1 and d.long.islower()) \
+                    and (proposed or not _field_methods(d.long, hm)):  # "differentially private (DP)", "first-order (FO)"
                 label = METHOD  # "Empirical Utility Maximization (EUM) algorithm"
             if not proposed:
                 ue = _last_before(unnamed_orig, d.long_start)
