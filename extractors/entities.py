@@ -759,6 +759,9 @@ _TASK_END = re.compile(r"(?:discovery|mitigation|search|estimation|prediction|co
                        r"reasoning|planning|compression|design|synthesis|alignment|adaptation|fine-tuning|"
                        r"pre-?training|computation|separation|tracking|forecasting|locali[sz]ation|reconstruction|"
                        r"completion|editing|captioning|summari[sz]ation|parsing)$", re.IGNORECASE)
+#: the last word of a Title-Case long form that names a task, an activity or a problem class, not a
+#: thing: a gerund ("Monitoring", "Reasoning") or a task noun (:data:`_TASK_END`), or "Programs"/"Problems"
+_TASK_LONG_END = re.compile(rf"\b(?:[a-z]{{2,}}ing|(?:{_TASK_END.pattern})|programs|problems?)$", re.IGNORECASE)
 _INDEFINITE_GAP = re.compile(r"\b(?:an?|another)\s")
 _CLAUSE_END = re.compile(r"\s*(?:[.;]|$)")
 _HEAD_NEXT = re.compile(rf"\s+(?:{_METHOD_HEADS}|{_BENCH_HEADS})\b")
@@ -1495,10 +1498,16 @@ class EntityRecognizer:
                 label = BENCHMARK  # "in Level-based Foraging (LBF) and StarCraft Multi-agent Challenge (SMAC)"
             if "-to-" in d.long and d.long[:1].islower():
                 continue  # "time-to-event (TTE)", "sequence-to-sequence (seq2seq)" name a task or shape
-            if label is None and (not title_case or _FIELD_END.search(d.long)):
-                # an untyped lower-case long form, or a field ("Deep Metric Learning (DML)",
-                # "Episodic RL (ERL)"): its acronym before a head noun is not a name ("DML benchmarks")
+            if label is None and (not title_case or _FIELD_END.search(d.long)
+                                  or (_TASK_LONG_END.search(d.long) and gaz.lookup(d.short) is None)):
+                # an untyped lower-case long form, a field ("Deep Metric Learning (DML)", "Episodic RL
+                # (ERL)") or a task or problem class ("Abstract Visual Reasoning (AVR)", "Passive
+                # Acoustic Monitoring (PAM)", "Integer Linear Programs (ILPs)"): its acronym before a
+                # head noun is not a name ("DML benchmarks", "two AVR datasets"); a known acronym
+                # ("Massive Multitask Language Understanding (MMLU)") names its benchmark
                 untyped_shorts.add(d.short)
+                if d.short.endswith("s") and len(d.short) > 3 and d.short[-2:-1].isupper():
+                    untyped_shorts.add(d.short[:-1])  # "Integer Linear Programs (ILPs) ... ILP benchmarks"
             pe = _last_before(proposal_orig, d.long_start)
             proposed = pe is not None and d.long_start - pe <= 80 and \
                 _only_modifiers(_strip_markup(text[pe:d.long_start]))
@@ -1847,8 +1856,8 @@ class EntityRecognizer:
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 ls = _skip_function_words(ct, ls, le)
                 item = ct[ls:le]
-                if item in untyped_shorts:
-                    continue  # "IFT datasets": the data of a paradigm named by its acronym
+                if item in untyped_shorts or ct[ls:_trim_modifier(ct, ls, le)[1]] in untyped_shorts:
+                    continue  # "IFT datasets", "an IFT-dedicated dataset": the data of a paradigm named by its acronym
                 if strict and gaz.lookup(item) is None and not self.is_name(item):
                     continue
                 le = self._trim_generic_tail(ct, ls, le)

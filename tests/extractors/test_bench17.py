@@ -1,0 +1,38 @@
+"""Session-17 benchmark typing: the acronym of a task or problem class before a data head noun is
+no dataset name ("two AVR datasets" are datasets *for* abstract visual reasoning).
+
+Every sentence is written for this test; none is copied from an abstract.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _names(entities) -> set[str]:
+    return {e.name for e in entities} | {m.text for e in entities for m in e.mentions}
+
+
+@pytest.mark.parametrize("text, bad", [
+    # a Title-Case long form ending in a gerund or a task noun names an activity
+    ("Sparse Shape Reasoning (SSR) is hard for vision models. We evaluate on three SSR datasets and "
+     "beat all baselines.", {"SSR", "Sparse Shape Reasoning"}),
+    ("Underwater Sound Tracking (UST) helps ecologists. We release a tool for UST datasets.",
+     {"UST", "Underwater Sound Tracking"}),
+    # a problem class, its acronym written in the plural where it is defined
+    ("Mixed Boolean Programs (MBPs) model many puzzles. Our solver wins on four MBP benchmarks.",
+     {"MBP", "MBPs", "Mixed Boolean Programs"}),
+    # an acronym glued to a modifier before the head noun
+    ("Cross-Lingual Story Reasoning (CLSR) is new. We present an CLSR-dedicated dataset for it.",
+     {"CLSR", "Cross-Lingual Story Reasoning"}),
+])
+def test_task_acronym_before_data_head_is_no_benchmark(extract, text, bad):
+    assert not _names(extract(text)) & bad
+
+
+@pytest.mark.parametrize("text, name", [
+    # a long form that names a thing keeps its acronym a dataset before the head noun
+    ("The Harbour Ship Photos (HSP) collection is large. We report results on the HSP dataset.", "HSP"),
+])
+def test_thing_acronym_before_data_head_stays_benchmark(extract, text, name):
+    assert name in {m.text for e in extract(text) if e.type.value == "benchmark" for m in e.mentions}
