@@ -588,6 +588,12 @@ _GENERIC_TAIL = frozenset(("Tasks", "Games", "Environments", "Domains", "Problem
 _GREEK_ONLY = re.compile(rf"(?:{GREEK_LETTERS})\d*")
 _QUOTED_BEFORE_HEAD = re.compile(
     rf"(?:``|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){{1,4}})(?:''|”)\s+(?P<head>{_METHOD_HEADS}|{_BENCH_HEADS})s?\b")
+#: a quoted name (any quote style) right before a data head noun
+_QUOTED_DATA = re.compile(
+    r"(?:``|“|‘|'|\")(?P<q>[A-Z0-9][\w-]*(?: [A-Za-z0-9][\w-]*){0,3})(?:''|”|’|'|\")\s+"
+    r"(?:datasets?|data sets?|benchmarks?|environments?|suites?|corpus|corpora|testbeds?)\b")
+_QUOTE_CHARS = ("``", "“", "‘", "'", '"')
+_QUOTE_STRIP = " `'\"“‘"
 _QUOTED_AFTER_VERB = re.compile(
     r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple)\s+)?(?:``|\"|“)(?P<q>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,4})"
     r"(?:''|\"|”)")
@@ -1134,7 +1140,7 @@ class EntityRecognizer:
                 # a stop word in capitals that the authors name their own thing ("we introduce
                 # SAT, a ... dataset") is their name in this paper: the stoplist is for other uses
                 return
-            if entry is None and loose and rule not in ("bench_head", "bench_list", "cited", "our") \
+            if entry is None and loose and rule not in ("bench_head", "bench_list", "cited", "our", "quoted_data") \
                     and not self.is_name(name) and not _FOLLOWED_BY_PUNCT.match(ct, ce):
                 return  # one capitalised word is a name only when the phrase ends there ("Tango, a ...")
             if entry is None and _NONE_LAST_WORD.search(name):
@@ -1704,6 +1710,18 @@ class EntityRecognizer:
                     continue
                 out.append(_Cand(*view.span_to_orig(*qm.span("q")), _head_label(qm.group("head")) or METHOD,
                                  PROPOSED, "quoted", None, 3))
+
+        # a quoted name right before a data head noun: "on the challenging 'Reefs' environment", "the
+        # existing ‘Tides’ dataset", "a new “Q7” suite of tasks": the quotes mark the data set's name
+        if any(q in ct for q in _QUOTE_CHARS):
+            for qm in _QUOTED_DATA.finditer(ct):
+                phrase = qm.group("q")
+                if (qm.start() and ct[qm.start() - 1].isalnum()) or _LOWER_LAST_PART.search(phrase) \
+                        or gaz.is_stop(phrase) or _GENERIC_CLASS.search(phrase):
+                    continue  # ("the "GBDT-friendly" benchmark": a quoted modifier)
+                pe = _last_before(proposal_ends, qm.start())
+                own = pe is not None and qm.start() - pe <= 60 and _only_modifiers(ct[pe:qm.start()].strip(_QUOTE_STRIP))
+                add(*qm.span("q"), BENCHMARK, PROPOSED if own else USED, "quoted_data", 3, loose=True)
 
         # a quoted phrase right after a proposal verb and an article: "we also propose an ``ensemble
         # shortcut'' whereby ...", "we introduce the ``shadow lenses'' framework" (quotes name it)

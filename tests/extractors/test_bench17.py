@@ -36,3 +36,20 @@ def test_task_acronym_before_data_head_is_no_benchmark(extract, text, bad):
 ])
 def test_thing_acronym_before_data_head_stays_benchmark(extract, text, name):
     assert name in {m.text for e in extract(text) if e.type.value == "benchmark" for m in e.mentions}
+
+
+@pytest.mark.parametrize("text, name, role", [
+    # quotes of any style around a name right before a data head noun mark a data set's name
+    ("Our agent explores well on the tough 'ReefRun' environment and beats all baselines.", "ReefRun", "used"),
+    ("We test the fit on the classic ‘Lorenzo’ dataset of two-dimensional systems.", "Lorenzo", "used"),
+    ("To evaluate such agents, we design a new “K9” suite of eight simulated tasks.", "K9", "proposed"),
+])
+def test_quoted_name_before_data_head_is_benchmark(extract, text, name, role):
+    got = {(e.name, e.type.value, e.role.value) for e in extract(text)}
+    assert (name, "benchmark", role) in got
+
+
+def test_quoted_modifier_before_data_head_is_no_name(extract):
+    # a quoted hyphenated modifier ending in a lower-case part is no data set
+    names = {e.name for e in extract("Our model wins on the recently proposed \"Tree-friendly\" benchmark.")}
+    assert not names & {"Tree-friendly", "Tree"}
