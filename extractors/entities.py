@@ -1873,6 +1873,9 @@ class EntityRecognizer:
             loose = head.startswith(("dataset", "data set", "database", "corpus", "corpora", "benchmark"))
             for ls, le in _list_items(ct, m.start("list"), m.end("list")):
                 ls = _skip_function_words(ct, ls, le)
+                lp = _LANGUAGE_PREFIX.match(ct, ls, le)
+                if lp is not None:
+                    ls = lp.end()  # "the English BBQ dataset", "the English-only RULER benchmark"
                 item = ct[ls:le]
                 if item in untyped_shorts or ct[ls:_trim_modifier(ct, ls, le)[1]] in untyped_shorts:
                     continue  # "IFT datasets", "an IFT-dedicated dataset": the data of a paradigm named by its acronym
@@ -3028,6 +3031,13 @@ def _skip_function_words(ct: str, ls: int, le: int) -> int:
 
 
 _FIRST_WORD = re.compile(r"([A-Za-z]+)\s+")
+#: a language adjective before a coined data set name is the subset's language, not a part of the
+#: name: "the English BBQ dataset", "the English-only RULER benchmark" (a Title-Case word after it,
+#: "English Gigaword", stays one name; a long form "Multilingual SUPERB (ML-SUPERB)" types itself)
+_LANGUAGE_PREFIX = re.compile(
+    r"(?:English|Chinese|Japanese|Korean|German|French|Spanish|Italian|Portuguese|Russian|Arabic|Hindi|"
+    r"Vietnamese|Indonesian|Turkish|Dutch|Polish|Swedish|Multilingual|Monolingual|Bilingual)"
+    r"(?:-only|-language)?\s+(?=[A-Z][a-z]*[A-Z0-9])")
 _LEADING_STOP = frozenset(
     "on in at for we our all both the a an this these its their from with using across over and or of "
     "experiments results extensive further several various multiple two three four five six".split())

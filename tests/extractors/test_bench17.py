@@ -53,3 +53,14 @@ def test_quoted_modifier_before_data_head_is_no_name(extract):
     # a quoted hyphenated modifier ending in a lower-case part is no data set
     names = {e.name for e in extract("Our model wins on the recently proposed \"Tree-friendly\" benchmark.")}
     assert not names & {"Tree-friendly", "Tree"}
+
+
+@pytest.mark.parametrize("text, name, bad", [
+    # a language adjective before a coined data set name marks the subset, not the name
+    ("We extend the English QRSQ dataset to three more languages.", "QRSQ", "English QRSQ"),
+    ("Our suite adapts the English-only LongMix benchmark with seven new tasks.", "LongMix", "English-only LongMix"),
+])
+def test_language_word_before_coined_dataset_is_not_in_the_name(extract, text, name, bad):
+    ents = extract(text)
+    names = {e.name for e in ents}
+    assert name in names and bad not in names
