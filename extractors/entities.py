@@ -1594,6 +1594,11 @@ class EntityRecognizer:
                     and not _NONE_LAST_WORD.search(" " + d.long) \
                     and (direct_ok or not (_NOT_METHOD_LONG.search(d.long) or _PARADIGM_END.search(d.long))):
                 label = self._label_after(text, d.short_end + 1, clean=False) or METHOD
+            if label is not None and d.long.islower() and (_FIELD_END.search(d.long) or _TASK_LONG_END.search(d.long)) \
+                    and _data_head_after(text, d.short_end):
+                # "we construct a supervised fine-tuning (SFT) dataset": data for a paradigm or task
+                # written in lower case, no dataset's name (nor the paradigm a method)
+                continue
             if label == METHOD and _data_head_after(text, d.short_end):
                 label = BENCHMARK  # "we construct the Visual Chat Logs (VCL) dataset"
             short_stop = gaz.is_stop(d.short) and not (direct and title_case)  # "... Framework (PDF)"

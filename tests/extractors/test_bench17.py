@@ -64,3 +64,15 @@ def test_language_word_before_coined_dataset_is_not_in_the_name(extract, text, n
     ents = extract(text)
     names = {e.name for e in ents}
     assert name in names and bad not in names
+
+
+def test_lower_case_paradigm_acronym_before_data_head_is_no_benchmark(extract):
+    # "a ... (ABC) dataset" whose lower-case long form is a paradigm or task: data for it, unnamed
+    text = "We build a new supervised fine-tuning (SFT) dataset for coding. Our models use only SFT."
+    names = {e.name for e in extract(text)}
+    assert not names & {"supervised fine-tuning", "SFT"}
+
+
+def test_lower_case_long_form_of_a_thing_before_data_head_stays_benchmark(extract):
+    text = "We release the basin attributes for large-sample hydrology (BALSH) dataset."
+    assert "BALSH" in {m.text for e in extract(text) if e.type.value == "benchmark" for m in e.mentions}
