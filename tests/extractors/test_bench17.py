@@ -76,3 +76,14 @@ def test_lower_case_paradigm_acronym_before_data_head_is_no_benchmark(extract):
 def test_lower_case_long_form_of_a_thing_before_data_head_stays_benchmark(extract):
     text = "We release the basin attributes for large-sample hydrology (BALSH) dataset."
     assert "BALSH" in {m.text for e in extract(text) if e.type.value == "benchmark" for m in e.mentions}
+
+
+def test_acronym_also_written_before_tasks_is_no_dataset_name(extract):
+    # the abstract writes "QZR tasks" too: "QZR benchmarks" are data sets of that task
+    text = "Prior encoders do well on QZR tasks. Yet they fall short on QZR benchmarks by a wide margin."
+    assert "QZR" not in {e.name for e in extract(text)}
+
+
+def test_known_benchmark_also_written_before_tasks_stays(extract):
+    text = "We train on the SQuAD dataset and report results on SQuAD tasks."
+    assert "SQuAD" in {e.name for e in extract(text) if e.type.value == "benchmark"}
