@@ -87,3 +87,20 @@ def test_acronym_also_written_before_tasks_is_no_dataset_name(extract):
 def test_known_benchmark_also_written_before_tasks_stays(extract):
     text = "We train on the SQuAD dataset and report results on SQuAD tasks."
     assert "SQuAD" in {e.name for e in extract(text) if e.type.value == "benchmark"}
+
+
+@pytest.mark.parametrize("text, bad", [
+    # "the task of X" names a task: "the first X benchmark dataset" is a data set for it
+    ("We define the task of P2Q-ICL and present FooSet, the first P2Q-ICL benchmark dataset.", "P2Q-ICL"),
+    # a QA-shaped acronym the abstract calls a research area is a task, not a QA data set
+    ("Interest has turned to answering questions on charts (Chart-VQA). Yet Chart-VQA research is narrow.",
+     "Chart-VQA"),
+])
+def test_task_named_by_its_field_is_no_benchmark(extract, text, bad):
+    assert bad not in {e.name for e in extract(text)}
+
+
+def test_qa_shaped_names_before_tasks_stay_benchmarks(extract):
+    # "X tasks" alone is no field cue for a QA-shaped name: a QA data set has tasks
+    names = {e.name for e in extract("We evaluate on ScienceQA and HotpotQA tasks.") if e.type.value == "benchmark"}
+    assert {"ScienceQA", "HotpotQA"} <= names
