@@ -1391,7 +1391,9 @@ class EntityRecognizer:
                   or sep >= 0 and t.end("name") < sep and (_word_in(abstract, t.group("name")) or respelt[0] or respelt[1])
                   and all(w[:1].isupper() or w[:1].isdigit() for w in t.group("name").split())):
             # "Name: subtitle"; a plain word or two-word name counts when the abstract repeats it
-            label = _head_label(t.group("rest")) or METHOD
+            label = _title_rest_label(t.group("rest")) or METHOD
+            if _head_label(t.group("name").split()[-1]) == METHOD:
+                label = METHOD  # "Regularization Learning Networks: ...": the name's own head decides
             add(t.start("name"), t.end("name"), label, PROPOSED, "title", 4, loose=True)
             tname = t.group("name")
             for rs, re_ in respelt[0]:
@@ -3034,6 +3036,23 @@ def _last_before(sorted_positions: list[int], pos: int) -> int | None:
 
     k = bisect.bisect_right(sorted_positions, pos)
     return sorted_positions[k - 1] if k else None
+
+
+def _title_rest_label(rest: str) -> str | None:
+    """The type a title's subtitle gives the name before its colon: its first head noun, unless
+    that head is the object of a preposition ("X: Deep Learning for Tabular Datasets" names a
+    method for data sets, not a data set)."""
+    m = _HEAD_RE.search(rest)
+    if m is None:
+        return None
+    if m.group("b") and _PREP_BEFORE_HEAD.search(rest, 0, m.start()):
+        return None
+    return _head_label(m.group(0))
+
+
+#: a preposition among the words before a subtitle's head noun ("for Tabular Datasets")
+_PREP_BEFORE_HEAD = re.compile(r"\b(?:for|on|of|from|with|in|across|over|via|to|using|under)\s+(?:[\w-]+\s+){0,4}$",
+                               re.IGNORECASE)
 
 
 def _skip_function_words(ct: str, ls: int, le: int) -> int:

@@ -104,3 +104,19 @@ def test_qa_shaped_names_before_tasks_stay_benchmarks(extract):
     # "X tasks" alone is no field cue for a QA-shaped name: a QA data set has tasks
     names = {e.name for e in extract("We evaluate on ScienceQA and HotpotQA tasks.") if e.type.value == "benchmark"}
     assert {"ScienceQA", "HotpotQA"} <= names
+
+
+def test_title_name_with_a_method_head_is_a_method_whatever_the_subtitle(extract):
+    title = "Sparse Gating Networks: Deep Learning for Tabular Datasets"
+    abstract = ("Tabular data resist deep models. Here, we introduce Sparse Gating Networks (SGNs), "
+                "which tune one weight per input. SGNs match boosted trees on many tables.")
+    ents = extract(abstract, title)
+    typed = {e.name: e.type.value for e in ents}
+    assert typed.get("Sparse Gating Networks") == "method"
+
+
+def test_title_subtitle_data_head_after_preposition_gives_no_benchmark(extract):
+    ents = extract("We present Quill, which indexes text in one pass. Quill is fast.",
+                   "Quill: Fast Search over Large Corpora")
+    assert {e.name: e.type.value for e in ents}.get("Quill") == "method"
+
