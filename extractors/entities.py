@@ -1899,6 +1899,22 @@ class EntityRecognizer:
                 le = self._trim_generic_tail(ct, ls, le)
                 ok_loose = loose and not _sentence_initial(ct, ls) and item.lower() not in _NOT_DATASET_WORDS
                 add(ls, le, BENCHMARK, USED, "bench_head", 2, loose=ok_loose)
+        # "the CALVIN language benchmark", "the widely adopted BeIR text retrieval benchmark": a coined
+        # name, then the task in lower-case words, then a singular data head (17 of 18 such phrases
+        # in silver + dev gold are labelled; the other one names a task, "the first T2I-ICL benchmark")
+        for hm in head_words:
+            if hm.lastgroup != "b":
+                continue
+            m = _NAME_TASK_HEAD.search(ct, max(0, hm.start() - 90), hm.end())
+            if m is None or m.end() != hm.end():
+                continue
+            name = m.group("name")
+            if name in untyped_shorts or name in task_tokens or gaz.is_stop(name) \
+                    or _LANGUAGE_PREFIX.match(name + " X") or any(w in _NOT_PREFIX_WORDS for w in m.group("mods").split()):
+                continue
+            pe = _last_before(proposal_ends, m.start())
+            own = pe is not None and m.start() - pe <= 60 and _only_modifiers(ct[pe:m.start("name")])
+            add(m.start("name"), m.end("name"), BENCHMARK, PROPOSED if own else USED, "bench_task_head", 2)
         if any(w in ct for w in _SOURCE_WORDS):
             # "Wikipedia corpus", "Twitter dataset": a generic source is a dataset only with a data head
             for m in _SOURCE_DATA.finditer(ct):
@@ -3072,6 +3088,13 @@ _FIRST_WORD = re.compile(r"([A-Za-z]+)\s+")
 _TASK_TOKEN = re.compile(r"(?<![\w-])(?P<a>[A-Z][\w-]*[A-Z][\w-]*)\)?\s+(?P<head>tasks?|problems?|settings?|scenarios?|"
                          r"research|literature|community|field|domain)\b"
                          r"|\btasks? of (?:the )?(?P<f>[A-Z][\w-]*[A-Z][\w-]*)(?![\w-])")
+#: "the [adjectives] NAME task words HEAD": a coined name, one or two lower-case task words, a singular
+#: data head noun (searched in a window that ends at a data head word)
+_NAME_TASK_HEAD = re.compile(
+    r"\b[Tt]he (?:[a-z][a-z-]+ ){0,2}(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]+[A-Z][\w-]*)"
+    r" (?P<mods>(?!(?:and|or|for|to|on|in|of|with|is|are|was|were|has|have|that|which|as|by|from|at)\b)[a-z][a-z-]+(?<!ed)"
+    r"(?: (?!(?:and|or|for|to|on|in|of|with)\b)[a-z][a-z-]+(?<!ed))?)"
+    r" (?:benchmark|dataset|data set|corpus|suite|environment|testbed|leaderboard|challenge)$")
 _FIELD_NOUNS = frozenset(("research", "literature", "community", "field"))
 #: a language adjective before a coined data set name is the subset's language, not a part of the
 #: name: "the English BBQ dataset", "the English-only RULER benchmark" (a Title-Case word after it,

@@ -120,3 +120,24 @@ def test_title_subtitle_data_head_after_preposition_gives_no_benchmark(extract):
                    "Quill: Fast Search over Large Corpora")
     assert {e.name: e.type.value for e in ents}.get("Quill") == "method"
 
+
+
+@pytest.mark.parametrize("text, name, role", [
+    # "the NAME <task words> benchmark": a coined name, the task in lower case, a singular data head
+    ("Our models are competitive on the widely adopted ZeQR text retrieval benchmark, offering range.",
+     "ZeQR", "used"),
+    ("We test on the Quoxel-2 spatial reasoning benchmark and report gains.", "Quoxel-2", "used"),
+    ("We introduce the FooBar question answering dataset with 5k items.", "FooBar", "proposed"),
+])
+def test_coined_name_before_task_words_and_data_head_is_benchmark(extract, text, name, role):
+    got = {(e.name, e.type.value, e.role.value) for e in extract(text)}
+    assert (name, "benchmark", role) in got
+
+
+@pytest.mark.parametrize("text, bad", [
+    # a task's acronym, a language, a participle or an evaluative word between name and head: no name
+    ("Prior systems do well on KQX tasks. We build the KQX retrieval benchmark anew.", "KQX"),
+    ("We train on the English web text corpus from many sites.", "English"),
+])
+def test_task_words_rule_leaves_non_names(extract, text, bad):
+    assert bad not in {e.name for e in extract(text)}
