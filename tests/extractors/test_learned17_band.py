@@ -1,0 +1,91 @@
+"""Seventeenth session: the learned component's untyped names near the threshold.
+
+- three features of :func:`extractors.learned.features`: how the paper goes on to use a name
+  (``subject_later``: a later sentence starts with it; ``success_after``: "X outperforms ...",
+  "X consistently beats ...") and whether the guard the component applies before adding a name
+  keeps it out (``not_own``, :func:`extractors.learned._not_own`);
+- the threshold choice of ``bench/train_learned.py``: the shipped keys are chosen as the component
+  ships (untyped names added as proposed, nothing else changed, the guard applied) over a grid
+  that goes below 0.5.
+
+Texts are hand-written; candidates are built by hand so the tests do not depend on the rules.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from extractors import learned as L
+from extractors.gazetteer import load_gazetteer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _train_module():
+    spec = importlib.util.spec_from_file_location("train_learned", REPO / "bench" / "train_learned.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def train():
+    return _train_module()
+
+
+def _token(text: str, name: str) -> L.Candidate:
+    start = text.index("\n\n") + 2
+    occ = tuple(L._occurrences(text, name))
+    return L.Candidate("token", None, name, occ, next(o for o in occ if o[0] >= start))
+
+
+def _feats(text: str, name: str) -> dict[str, float]:
+    return L.features(_token(text, name), text, load_gazetteer())
+
+
+REPORTED = ("Routing tokens cheaply\n\n"
+            "Mixture layers waste compute on easy tokens. We route each token with QuillGate, a gate "
+            "trained on its own loss. Across four language tasks, QuillGate consistently beats top-k "
+            "routing at half the cost.")
+SUBJECT = ("Routing tokens cheaply\n\n"
+           "Mixture layers waste compute on easy tokens. We route each token with QuillGate, a gate "
+           "trained on its own loss. QuillGate needs no extra parameters.")
+MENTIONED = ("Routing tokens cheaply\n\n"
+             "Mixture layers waste compute on easy tokens. Earlier routers such as QuillGate are "
+             "trained with an auxiliary loss, and the loss of QuillGate is hard to tune.")
+METRIC = ("Judging summaries\n\n"
+          "We score long summaries with an automatic metric, GlossRate, that counts supported claims. "
+          "GlossRate agrees with human raters.")
+
+
+def test_a_later_report_of_results_is_a_feature():
+    f = _feats(REPORTED, "QuillGate")
+    assert f.get("success_after") == 1.0
+    assert "subject_later" not in f
+
+
+def test_a_later_sentence_that_starts_with_the_name_is_a_feature():
+    f = _feats(SUBJECT, "QuillGate")
+    assert f.get("subject_later") == 1.0
+    assert "success_after" not in f
+
+
+def test_a_name_only_mentioned_has_neither():
+    f = _feats(MENTIONED, "QuillGate")
+    assert "subject_later" not in f and "success_after" not in f and "not_own" not in f
+
+
+def test_the_guard_is_a_feature_of_untyped_names_only():
+    f = _feats(METRIC, "GlossRate")
+    assert f.get("not_own") == 1.0
+    cand = _token(METRIC, "GlossRate")
+    rule = L.Candidate("rule", None, "GlossRate", cand.occurrences, cand.anchor, "method/used", ("x",))
+    assert "not_own" not in L.features(rule, METRIC, load_gazetteer())
+
+
+def test_every_new_feature_is_one_the_model_can_hold():
+    for text, name in ((REPORTED, "QuillGate"), (SUBJECT, "QuillGate"), (METRIC, "GlossRate")):
+        assert all(k in L.FIXED_FEATURES or k.startswith(L.WORD_FEATURE_PREFIXES) for k in _feats(text, name))
