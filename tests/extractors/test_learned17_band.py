@@ -89,3 +89,19 @@ def test_the_guard_is_a_feature_of_untyped_names_only():
 def test_every_new_feature_is_one_the_model_can_hold():
     for text, name in ((REPORTED, "QuillGate"), (SUBJECT, "QuillGate"), (METRIC, "GlossRate")):
         assert all(k in L.FIXED_FEATURES or k.startswith(L.WORD_FEATURE_PREFIXES) for k in _feats(text, name))
+
+
+BASE = {"all": [100, 10, 40], "proposed": [50, 5, 30]}
+
+
+def _untyped(gold: str, p: float, n: int) -> tuple[str, list[float], str]:
+    return (gold, [1 - p, p, 0.0, 0.0, 0.0], f"token id{n} 'X{n}'/'X{n}'")
+
+
+def test_simulation_keeps_a_guarded_name_out(train):
+    pooled = [_untyped("none", 0.9, 1), _untyped("method/proposed", 0.9, 2)]
+    th = {"method/proposed": 0.5}
+    free = train.simulate(pooled, th, BASE, add_used=False, change_rules=False)
+    guarded = train.simulate(pooled, th, BASE, guarded=frozenset({pooled[0][2]}), add_used=False, change_rules=False)
+    assert (free["all"]["tp"], free["all"]["fp"]) == (101, 11)
+    assert (guarded["all"]["tp"], guarded["all"]["fp"]) == (101, 10)
