@@ -105,3 +105,11 @@ def test_simulation_keeps_a_guarded_name_out(train):
     guarded = train.simulate(pooled, th, BASE, guarded=frozenset({pooled[0][2]}), add_used=False, change_rules=False)
     assert (free["all"]["tp"], free["all"]["fp"]) == (101, 11)
     assert (guarded["all"]["tp"], guarded["all"]["fp"]) == (101, 10)
+
+
+def test_shipped_thresholds_may_go_below_one_half(train):
+    # names at 0.47 right eight times in ten: worth adding; at 0.2 never right
+    pooled = [_untyped("method/proposed" if n < 8 else "none", 0.47, n) for n in range(10)]
+    pooled += [_untyped("none", 0.2, 10 + n) for n in range(10)]
+    th, _log = train.choose_on_silver(pooled, BASE)
+    assert 0.4 <= th["method/proposed"] <= 0.45
