@@ -17,8 +17,10 @@ The component ``paperkg_learned`` runs after ``paperkg_entities`` and
    ``benchmark/proposed`` or ``benchmark/used`` with a multinomial logistic regression over
    hand-designed features (:func:`features`: word shapes, the long form's head noun, proposal,
    naming, comparison and data cue words around the first occurrence and their distance, title
-   occurrence, repetitions, position, gazetteer membership, and the words right before and after
-   the name), trained by ``bench/train_learned.py`` on the silver batches
+   occurrence, repetitions, position, gazetteer membership, the words right before and after
+   the name, how the paper goes on to use it (a later sentence that starts with it, results
+   reported right after it: "X outperforms ...") and whether the guard of step 3 keeps it out),
+   trained by ``bench/train_learned.py`` on the silver batches
    (``tests/gold/silver/``) and shipped as ``extractors/data/learned_model.json``;
 3. **adds** an untyped candidate whose most likely non-``none`` class is a ``proposed`` one and
    passes that class's threshold (chosen by the training script on out-of-fold predictions of the
@@ -212,6 +214,9 @@ def _cues(words: list[str]) -> list[tuple[int, str]]:
     return out
 
 
+#: words after a name the paper reports on: "X outperforms ...", "X achieves ...", "X consistently ..."
+_SUCCESS = ("outperform", "achiev", "surpass", "improv", "consistent", "significant", "beat", "attain",
+            "establish", "yield", "reduc", "boost", "enabl", "exceed", "deliver", "match")
 _WE_PROPOSE = re.compile(r"(?i:\b(?:we|our|this (?:paper|work|study)|here)\b)[^.;]{0,60}?\b(?P<verb>propos|introduc|present|develop)")
 #: a coined token that is a modifier, not a name: "LLM-generated", "RL-based", "GPT-like"
 _MODIFIER_TAIL = re.compile(r"-(?:[a-z]+(?:ed|en|like|based|wise|free|aware|specific|level|style|scale|type|only|"
@@ -251,6 +256,8 @@ FIXED_FEATURES = (
     "in_proposal_sentence", "doc_has_proposed", "novel_after", "in_url", "variant_of_proposed", "comma_before",
     *("prev_headcls=" + c for c in ("method", "benchmark", "none", "field")),
     *("next_headcls=" + c for c in ("method", "benchmark", "none", "field")),
+    # (seventeenth session; last, so a model trained before them loads and ignores them)
+    "not_own", "success_after", "subject_later",
 )
 #: Prefixes of the word-identity features (the rules that fired, the long form's head noun, the
 #: words around the name); the training script keeps those seen often enough.
@@ -927,6 +934,22 @@ def features(cand: Candidate, text: str, gazetteer: Gazetteer, *, doc_proposed: 
             f["variant_of_proposed"] = 1.0
     if re.search(r"(?:,|\s-|--|—)\s*(?:the\s+)?$", text[max(abstract_start, s - 8):s]):
         f["comma_before"] = 1.0  # "a multi-objective version of PBT, MO-PBT", "a new primitive, the TensorDict"
+    # how the paper goes on to use the name: a sentence that starts with it at a later occurrence
+    # ("X also ...") or its results right after it ("X outperforms ...", "X achieves ...")
+    for o in in_abs[:20]:
+        os_, oe = o
+        if o != (s, e) and "subject_later" not in f:
+            k = os_ - 1
+            while k >= abstract_start and text[k] in " \t\"'(“*":
+                k -= 1
+            if k < abstract_start or text[k] in ".!?:\n":
+                f["subject_later"] = 1.0
+        if "success_after" not in f and any(w.startswith(_SUCCESS) for w in _WORD.findall(text[oe:oe + 40].lower())[:2]):
+            f["success_after"] = 1.0
+    if cand.kind != "rule" and _not_own(text, cand):
+        # the guard that keeps the name out whatever the model says ("an automatic metric, X"): the
+        # model learns from the untyped names it lets through, and the thresholds see the same
+        f["not_own"] = 1.0
     # the words right before and after
     nw = _WORD.findall(after[:40])
     if pw:
