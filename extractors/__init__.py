@@ -17,7 +17,7 @@ from __future__ import annotations
 
 #: Version of the extraction output; it keys the build cache, so bump it whenever rules,
 #: gazetteer or output format change.
-EXTRACTOR_VERSION = "1.17.0"
+EXTRACTOR_VERSION = "1.18.0"
 
 #: Span labels.
 METHOD = "METHOD"
