@@ -123,3 +123,16 @@ def rules_nlp():
     nlp = make_nlp()
     nlp.remove_pipe("paperkg_learned")
     return nlp
+
+
+@pytest.fixture(scope="module")
+def train():
+    """``bench/train_learned.py`` as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "train_learned.py"
+    spec = importlib.util.spec_from_file_location("train_learned", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module

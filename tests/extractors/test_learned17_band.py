@@ -13,27 +13,8 @@ Texts are hand-written; candidates are built by hand so the tests do not depend 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-import pytest
-
 from extractors import learned as L
 from extractors.gazetteer import load_gazetteer
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _train_module():
-    spec = importlib.util.spec_from_file_location("train_learned", REPO / "bench" / "train_learned.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def train():
-    return _train_module()
 
 
 def _token(text: str, name: str) -> L.Candidate:

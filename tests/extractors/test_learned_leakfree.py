@@ -9,7 +9,6 @@ a minute and do not touch the silver mining) and real worker processes, made onc
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -20,17 +19,6 @@ from extractors.gazetteer import Gazetteer, entity_key
 
 REPO = Path(__file__).resolve().parents[2]
 
-
-def _train_module():
-    spec = importlib.util.spec_from_file_location("train_learned", REPO / "bench" / "train_learned.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def train():
-    return _train_module()
 
 
 @pytest.fixture(scope="module")
