@@ -136,3 +136,17 @@ def train():
     assert spec.loader is not None
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="session")
+def corpus_marks(rec, nlp):
+    """``run(definers, target)``: the texts of the mentions the corpus step (rule ``corpus``) marks in
+    ``target`` when it is extracted together with the abstracts ``definers``."""
+    from extractors.pipeline import extract_records
+
+    def run(definers, target: str) -> list[str]:
+        recs = [rec(t, rid=f"d{i}") for i, t in enumerate(definers)] + [rec(target, rid="t")]
+        out = extract_records(recs, nlp=nlp)
+        return [m.text for e in out[-1].entities if e.type.value != "concept" for m in e.mentions
+                if m.rule == "corpus"]
+    return run

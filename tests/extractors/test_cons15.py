@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.pipeline import extract_records
 
 #: two abstracts that define "ECO" as a method, so the corpus knows it from more than one paper
 _DEFINERS = (
@@ -18,15 +17,8 @@ _DEFINERS = (
 )
 
 
-def _corpus_marks(rec, nlp, target: str) -> list[str]:
-    recs = [rec(t, rid=f"d{i}") for i, t in enumerate(_DEFINERS)] + [rec(target, rid="t")]
-    out = extract_records(recs, nlp=nlp)
-    return [m.text for e in out[-1].entities if e.type.value != "concept" for m in e.mentions
-            if m.rule == "corpus"]
-
-
-def test_the_acronym_still_spreads_where_nothing_gives_it_another_meaning(rec, nlp) -> None:
-    assert _corpus_marks(rec, nlp, "Compared with prior optimizers, ECO is simple and saves memory.") == ["ECO"]
+def test_the_acronym_still_spreads_where_nothing_gives_it_another_meaning(corpus_marks) -> None:
+    assert corpus_marks(_DEFINERS, "Compared with prior optimizers, ECO is simple and saves memory.") == ["ECO"]
 
 
 @pytest.mark.parametrize("target", [
@@ -37,12 +29,12 @@ def test_the_acronym_still_spreads_where_nothing_gives_it_another_meaning(rec, n
     "We report ECO, or expected calibration offset, for every classifier we train.",
     "We propose the Event Camera Odometer for drones. On a flight benchmark ECO is accurate.",
 ])
-def test_an_acronym_with_another_meaning_here_does_not_spread(rec, nlp, target) -> None:
-    assert _corpus_marks(rec, nlp, target) == []
+def test_an_acronym_with_another_meaning_here_does_not_spread(corpus_marks, target) -> None:
+    assert corpus_marks(_DEFINERS, target) == []
 
 
-def test_words_far_away_that_happen_to_start_with_the_letters_are_no_other_meaning(rec, nlp) -> None:
+def test_words_far_away_that_happen_to_start_with_the_letters_are_no_other_meaning(corpus_marks) -> None:
     target = ("We thank every careful operator of the plant for the data. "
               + "The plant runs day and night and its logs are long and noisy. " * 2
               + "Compared with prior optimizers, ECO is simple and saves memory.")
-    assert _corpus_marks(rec, nlp, target) == ["ECO"]
+    assert corpus_marks(_DEFINERS, target) == ["ECO"]

@@ -20,13 +20,6 @@ _DEFINERS = (
 )
 
 
-def _corpus_marks(rec, nlp, target: str) -> list[str]:
-    recs = [rec(t, rid=f"d{i}") for i, t in enumerate(_DEFINERS)] + [rec(target, rid="t")]
-    out = extract_records(recs, nlp=nlp)
-    return [m.text for e in out[-1].entities if e.type.value != "concept" for m in e.mentions
-            if m.rule == "corpus"]
-
-
 @pytest.mark.parametrize("target, expected", [
     ("Compared with prior optimizers, ECO is simple and saves memory.", ["ECO"]),
     ("We train with SGD, Adam and ECO on three vision tasks.", ["ECO"]),
@@ -34,8 +27,8 @@ def _corpus_marks(rec, nlp, target: str) -> list[str]:
     ("We fine-tune with $\\mathrm{ECO}$ and report the loss.", ["ECO"]),
     ("The bound costs $120 per run, while the tuned ECO is cheaper.", ["ECO"]),
 ])
-def test_the_names_still_spread(rec, nlp, target, expected) -> None:
-    assert _corpus_marks(rec, nlp, target) == expected
+def test_the_names_still_spread(corpus_marks, target, expected) -> None:
+    assert corpus_marks(_DEFINERS, target) == expected
 
 
 @pytest.mark.parametrize("target", [
@@ -51,8 +44,8 @@ def test_the_names_still_spread(rec, nlp, target, expected) -> None:
     "We compare risk measures like variance, ECO, and the expected shortfall.",
     "We test pruning strategies, such as magnitude pruning, SNIP, and PARROT, at high sparsity.",
 ])
-def test_the_words_around_the_letters_give_them_another_kind(rec, nlp, target) -> None:
-    assert _corpus_marks(rec, nlp, target) == []
+def test_the_words_around_the_letters_give_them_another_kind(corpus_marks, target) -> None:
+    assert corpus_marks(_DEFINERS, target) == []
 
 
 # ---------------------------------------------------------------- letters one paper alone spells out
