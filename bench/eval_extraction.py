@@ -50,7 +50,7 @@ TYPES = ("method", "benchmark")
 #: Splits that were reported and are now development data; ``all`` scores them together.
 DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10",
               "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20",
-              "test21", "ood3", "ood4", "ood5")
+              "test21", "ood3", "ood4", "ood5", "ood6")
 #: The held-out splits not yet reported: scored as figures, never listed error by error;
 #: ``held-out`` scores them together. test6+test7 were held out first (reported at 1.7.0),
 #: then test8+test9 (reported at 1.8.0), test10+test11 (1.9.0), test12+test13 (1.10.0),
@@ -65,8 +65,10 @@ DEV_SPLITS = ("dev", "test", "test2", "test3", "test4", "test5", "test6", "test7
 #: start of the thirteenth session), reported at 1.16.0 and development data from the sixteenth
 #: session; then ood5 (30 each, drawn after ood4 at the start of the sixteenth session), reported
 #: at 1.17.0 and development data from the seventeenth session; then ood6 (30 each, drawn after
-#: ood5 and the later other-venue silver batches at the start of the seventeenth session).
-HELD_OUT: tuple[str, ...] = ("ood6",)
+#: ood5 and the later other-venue silver batches at the start of the seventeenth session),
+#: reported at 1.18.0 and development data from the eighteenth session; then ood7 (30 each, drawn
+#: after ood6 at the start of the eighteenth session and annotated blind by three more annotators).
+HELD_OUT: tuple[str, ...] = ("ood7",)
 #: A pair drawn for after HELD_OUT (``tests/gold/README.md``): not scored at all until HELD_OUT
 #: has been reported and these become HELD_OUT, so no figure on them can steer a round. Empty
 #: until the next draw (which must avoid the silver batches too).

@@ -34,7 +34,7 @@ def test_every_missed_proposed_name_is_counted_once_by_its_source(train):
         assert m["source"] == (seen[0] if seen else "none")
 
 
-@pytest.mark.parametrize("split", ["ood1", "ood2", "ood6", "held-out", "dev+ood1"])
+@pytest.mark.parametrize("split", ["ood1", "ood2", "ood7", "held-out", "dev+ood1"])
 def test_only_development_splits_are_read(train, split):
     with pytest.raises(ValueError, match="development splits only"):
         train.miss_sources(split)

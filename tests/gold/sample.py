@@ -123,6 +123,11 @@ OOD5_PER_SOURCE = 30
 #: avoiding the later other-venue silver batches (``silver/draw.py``'s ``draw_other_late``).
 OOD6_SEED = "20240531:ood6"
 OOD6_PER_SOURCE = 30
+#: The seventh out-of-domain split ``ood7``, the held-out split from the eighteenth session (ood6
+#: was reported at 1.18.0 and became development data): 30 of each venue, drawn after ood6 from
+#: the same pool (COLM 2025 has about 38 records left before it).
+OOD7_SEED = "20240531:ood7"
+OOD7_PER_SOURCE = 30
 _HERE = Path(__file__).resolve().parent
 _DEFAULT_DATA = _HERE.parents[2] / "shared" / "data"
 
@@ -260,17 +265,19 @@ def choose_ood_before_late_silver(data: Path) -> list[tuple[str, str, str]]:
 
 
 def choose_ood_late(data: Path) -> list[tuple[str, str, str]]:
-    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` ... ``ood6``:
-    those of :func:`choose_ood_before_late_silver`, then ``ood6`` (seventeenth session), which also
-    avoids the later other-venue silver batches (``silver/draw.py``'s ``draw_other_late``,
-    batch81-batch100). A split appended after ood6 goes here too, after ood6."""
+    """Return ``(split, source, id)`` for the later out-of-domain splits ``ood2`` ... ``ood7``:
+    those of :func:`choose_ood_before_late_silver`, then ``ood6`` (seventeenth session) and
+    ``ood7`` (eighteenth), which also avoid the later other-venue silver batches
+    (``silver/draw.py``'s ``draw_other_late``, batch81-batch100). Each split is drawn after the
+    ones before it, so appending one leaves them as they were."""
     silver = _silver_draw()
     rows = choose_ood_before_late_silver(data)
     taken = {rec_id for _, _, rec_id in rows}
     taken |= {rec_id for _, _, rec_id in choose_ood(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other(data)}
     taken |= {rec_id for _, rec_id in silver.draw_other_late(data)}
-    return rows + _draw_ood_splits(data, taken, (("ood6", OOD6_SEED, OOD6_PER_SOURCE),))
+    return rows + _draw_ood_splits(data, taken, (("ood6", OOD6_SEED, OOD6_PER_SOURCE),
+                                                 ("ood7", OOD7_SEED, OOD7_PER_SOURCE)))
 
 
 def _draw_ood_splits(data: Path, taken: set[str], splits) -> list[tuple[str, str, str]]:

@@ -1,4 +1,4 @@
-"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test21.jsonl``, ``ood1.jsonl`` ... ``ood6.jsonl``).
+"""Integrity of the hand-annotated extraction gold set (``dev.jsonl``, ``test.jsonl``, ``test2.jsonl``, ``test3.jsonl``, ``test4.jsonl``, ``test5.jsonl``, ``test6.jsonl`` ... ``test21.jsonl``, ``ood1.jsonl`` ... ``ood7.jsonl``).
 
 Checks every line against the real abstracts in ``shared/data/confpapers/jsonl``: the record
 exists, every mention's offsets select its text in ``normalize_text(abstract)``, labels are
@@ -27,7 +27,7 @@ LATER_SPLITS = {"test2": 30, "test3": 40, "test4": 40, "test5": 40, "test6": 40,
 LATE_SPLITS = ("test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21")
 SOURCES = ("iclr2024.jsonl", "icml2023.jsonl")
 #: The out-of-domain held-out split (sample.choose_ood) and its sources.
-OOD_SPLITS = ("ood1", "ood2", "ood3", "ood4", "ood5", "ood6")
+OOD_SPLITS = ("ood1", "ood2", "ood3", "ood4", "ood5", "ood6", "ood7")
 OOD_SOURCES = ("neurips2018.jsonl", "icml2019.jsonl", "ijcai2024.jsonl", "colm2025.jsonl")
 TYPES = {"method", "benchmark"}
 ROLES = {"proposed", "used"}
@@ -195,7 +195,7 @@ def test_ood1_is_the_seeded_out_of_domain_sample(shared_data: Path) -> None:
     assert not in_domain & {g["id"] for g in gold}
 
 
-@pytest.mark.parametrize("split, per_source", [("ood2", 20), ("ood3", 20), ("ood4", 30), ("ood5", 30), ("ood6", 30)])
+@pytest.mark.parametrize("split, per_source", [("ood2", 20), ("ood3", 20), ("ood4", 30), ("ood5", 30), ("ood6", 30), ("ood7", 30)])
 def test_later_ood_splits_are_the_seeded_samples_that_avoid_the_others_and_the_other_venue_silver(
         shared_data: Path, split: str, per_source: int) -> None:
     sample = _load_module("sample")
